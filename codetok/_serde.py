@@ -1,0 +1,99 @@
+"""Shared plumbing for pipeline components: the base class and ``type`` dispatch.
+
+Each component family (normalizers, pre-tokenizers, post-processors, decoders, models)
+keeps a registry from the HF ``tokenizer.json`` ``type`` name to its class. Building from
+a dict goes through :func:`build`, which turns every malformed input into a
+:class:`~codetok.errors.FormatError` naming the file and the JSON path.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, ClassVar, TypeVar
+
+from .errors import CodetokError, FormatError, UnknownComponentError
+
+C = TypeVar("C", bound="Component")
+
+
+class Component:
+    """A pipeline component that serializes to the HF ``tokenizer.json`` schema.
+
+    The default :meth:`to_dict` writes ``type`` then the constructor arguments stored as
+    attributes of the same name, in signature order; the default :meth:`from_dict` passes
+    the keys back to the constructor. Components with nested parts override both.
+    """
+
+    type_name: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type_name}
+        for name, param in inspect.signature(type(self).__init__).parameters.items():
+            if name != "self" and param.kind not in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                out[name] = getattr(self, name)
+        return out
+
+    @classmethod
+    def from_dict(cls: type[C], data: dict[str, Any], *, path: str | None = None, where: str = "") -> C:
+        params = inspect.signature(cls.__init__).parameters
+        kwargs = {k: v for k, v in data.items() if k != "type" and k in params}
+        return cls(**kwargs)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.to_dict() == self.to_dict()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(type(self).__name__)
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "type")
+        return f"{type(self).__name__}({args})"
+
+
+def build(
+    registry: dict[str, type[Any]],
+    family: str,
+    data: Any,
+    *,
+    path: str | None = None,
+    where: str = "",
+) -> Any:
+    """Build one component of ``family`` from its dict, dispatching on ``type``.
+
+    Raises:
+        UnknownComponentError: the ``type`` is not implemented.
+        FormatError: anything else is malformed.
+    """
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise FormatError(f"expected a {family} object, got {type(data).__name__}", path=path, where=where or None)
+    kind = data.get("type")
+    if kind is None:
+        raise FormatError(f"{family} object has no 'type' key", path=path, where=where or None)
+    cls = registry.get(kind)
+    if cls is None:
+        known = ", ".join(sorted(registry))
+        raise UnknownComponentError(
+            f"unknown {family} type {kind!r}; codetok knows: {known}", path=path, where=where or None
+        )
+    try:
+        return cls.from_dict(data, path=path, where=where)
+    except CodetokError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise FormatError(f"malformed {family} {kind!r}: {e}", path=path, where=where or None) from e
+
+
+def pattern_to_dict(pattern: Any) -> dict[str, str]:
+    """HF patterns are ``{"String": s}`` or ``{"Regex": r}``; codetok keeps them as such."""
+    return dict(pattern)
+
+
+def pattern_from_any(pattern: Any) -> dict[str, str]:
+    """Accept a plain string (literal) or the HF ``{"String"|"Regex": ...}`` dict."""
+    if isinstance(pattern, str):
+        return {"String": pattern}
+    if isinstance(pattern, dict) and len(pattern) == 1 and next(iter(pattern)) in ("String", "Regex"):
+        return dict(pattern)
+    raise ValueError(f"pattern must be a string or {{'String'|'Regex': ...}}, got {pattern!r}")

@@ -1,0 +1,280 @@
+"""Added and special tokens: their options and how they are found in text.
+
+HF semantics: tokens with ``normalized=False`` are matched on the original text before
+normalization; the others are matched, in their normalized form, on the normalized text
+that remains. Matching is leftmost-longest in one pass: all contents go into one trie that
+is compiled to a single regex, so thousands of added tokens cost about as much as a few.
+
+- ``single_word``: only match when not glued to a word character on either side.
+- ``lstrip`` / ``rstrip``: the match swallows whitespace on its left / right.
+- ``special``: skipped by ``decode(skip_special_tokens=True)``; subject to the
+  tiktoken-style ``allowed_special`` / ``disallowed_special`` policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import regex
+
+from .errors import FormatError, VocabularyError
+from .normalizers import RUST_WHITESPACE
+from .offsets import Span
+
+__all__ = ["AddedToken", "AddedVocabulary", "trie_pattern"]
+
+
+@dataclass(eq=True)
+class AddedToken:
+    """A token added on top of the model's vocabulary.
+
+    Args:
+        content: the token text.
+        single_word: match only as a whole word.
+        lstrip: also swallow whitespace to the left of a match.
+        rstrip: also swallow whitespace to the right of a match.
+        normalized: match against normalized text (default: ``not special``).
+        special: a special token (skipped when decoding with ``skip_special_tokens``).
+
+    >>> AddedToken("<mask>", lstrip=True, special=True).normalized
+    False
+    """
+
+    content: str
+    single_word: bool = False
+    lstrip: bool = False
+    rstrip: bool = False
+    normalized: bool | None = None
+    special: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.content, str) or not self.content:
+            raise VocabularyError(f"an added token needs non-empty string content, got {self.content!r}")
+        if self.normalized is None:
+            self.normalized = not self.special
+
+    def __str__(self) -> str:
+        return self.content
+
+    def __hash__(self) -> int:
+        return hash(self.content)
+
+    def to_dict(self, id: int) -> dict[str, Any]:
+        """The HF ``added_tokens`` entry."""
+        return {
+            "id": id,
+            "content": self.content,
+            "single_word": self.single_word,
+            "lstrip": self.lstrip,
+            "rstrip": self.rstrip,
+            "normalized": self.normalized,
+            "special": self.special,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "added_tokens") -> AddedToken:
+        try:
+            return cls(
+                data["content"],
+                single_word=bool(data.get("single_word", False)),
+                lstrip=bool(data.get("lstrip", False)),
+                rstrip=bool(data.get("rstrip", False)),
+                normalized=data.get("normalized"),
+                special=bool(data.get("special", False)),
+            )
+        except (KeyError, TypeError, VocabularyError) as e:
+            raise FormatError(f"malformed added token: {e}", path=path, where=where) from e
+
+
+def trie_pattern(words: Iterable[str]) -> str:
+    """A regex matching any of ``words``, longest alternative first at each position.
+
+    >>> regex.findall(trie_pattern(["<a>", "<ab>", "b"]), "x<ab>b")
+    ['<ab>', 'b']
+    """
+    trie: dict[str, Any] = {}
+    for w in words:
+        node = trie
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = True
+
+    def emit(node: dict[str, Any]) -> str:
+        alts = [regex.escape(ch) + emit(child) for ch, child in node.items() if ch != ""]
+        if not alts:
+            return ""
+        body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+        if "" in node:
+            return "(?:" + body + ")?"
+        return body
+
+    import sys
+
+    depth = max((len(w) for w in _iter_keys(trie)), default=0)
+    if depth + 100 > sys.getrecursionlimit():
+        sys.setrecursionlimit(depth + 200)
+    return emit(trie)
+
+
+def _iter_keys(trie: dict[str, Any]) -> Iterable[str]:
+    stack = [(trie, "")]
+    while stack:
+        node, prefix = stack.pop()
+        for ch, child in node.items():
+            if ch == "":
+                yield prefix
+            else:
+                stack.append((child, prefix + ch))
+
+
+_WORD_RE = regex.compile(r"\w")
+
+
+def _is_word_char(c: str) -> bool:
+    return c == "_" or bool(_WORD_RE.match(c))
+
+
+class _Matcher:
+    """One compiled trie over some contents, mapping each content to its token id."""
+
+    def __init__(self, contents: dict[str, int]) -> None:
+        self.ids = contents
+        self.regex = regex.compile(trie_pattern(contents)) if contents else None
+
+
+class AddedVocabulary:
+    """The tokens added on top of a model, in insertion order, and their matchers."""
+
+    def __init__(self) -> None:
+        self.tokens: dict[int, AddedToken] = {}
+        self.by_content: dict[str, int] = {}
+        self._matchers: tuple[_Matcher, _Matcher] | None = None
+        self._display: dict[int, str] = {}
+        self._normalizer_key: Any = None
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def add(self, tokens: Iterable[AddedToken], model_token_to_id: Callable[[str], int | None], model_size: int) -> int:
+        """Add tokens; returns how many changed the vocabulary (HF counting).
+
+        A token identical (content and options) to one already added is ignored; a known
+        content gets its new options; a content in the model's vocabulary keeps its id.
+        """
+        added = 0
+        for tok in tokens:
+            existing = self.by_content.get(tok.content)
+            if existing is not None:
+                if self.tokens[existing] != tok:
+                    self.tokens[existing] = tok
+                    added += 1
+                continue
+            added += 1
+            new_id = model_token_to_id(tok.content)
+            if new_id is None:
+                if self.tokens:
+                    top = max(self.tokens)
+                    new_id = top + 1 if (top >= model_size or model_size == 0) else model_size
+                    while new_id in self.tokens:
+                        new_id += 1
+                else:
+                    new_id = model_size
+            self.tokens[new_id] = tok
+            self.by_content[tok.content] = new_id
+        self._matchers = None
+        return added
+
+    def set_with_id(self, tok: AddedToken, tid: int) -> None:
+        """Insert a token at a fixed id (when loading a ``tokenizer.json``)."""
+        old = self.tokens.get(tid)
+        if old is not None:
+            self.by_content.pop(old.content, None)
+        self.tokens[tid] = tok
+        self.by_content[tok.content] = tid
+        self._matchers = None
+
+    def id_of(self, content: str) -> int | None:
+        return self.by_content.get(content)
+
+    def token_of(self, tid: int) -> AddedToken | None:
+        return self.tokens.get(tid)
+
+    def is_special_id(self, tid: int) -> bool:
+        t = self.tokens.get(tid)
+        return t is not None and t.special
+
+    def special_contents(self) -> set[str]:
+        return {t.content for t in self.tokens.values() if t.special}
+
+    def _build(self, normalize: Callable[[str], str] | None) -> tuple[_Matcher, _Matcher]:
+        if self._matchers is None or self._normalizer_key is not normalize:
+            raw: dict[str, int] = {}
+            norm: dict[str, int] = {}
+            display: dict[int, str] = {}
+            for tid, tok in self.tokens.items():
+                if tok.normalized and normalize is not None:
+                    key = normalize(tok.content)
+                    display[tid] = key
+                    if key:
+                        norm.setdefault(key, tid)
+                elif tok.normalized:
+                    norm.setdefault(tok.content, tid)
+                else:
+                    raw.setdefault(tok.content, tid)
+            self._matchers = (_Matcher(raw), _Matcher(norm))
+            self._display = display
+            self._normalizer_key = normalize
+        return self._matchers
+
+    def display(self, tid: int, normalize: Callable[[str], str] | None) -> str | None:
+        """The string HF shows for an added id: normalized tokens appear normalized."""
+        tok = self.tokens.get(tid)
+        if tok is None:
+            return None
+        self._build(normalize)
+        return self._display.get(tid, tok.content)
+
+    def matchers(self, normalize: Callable[[str], str] | None) -> tuple[_Matcher, _Matcher]:
+        return self._build(normalize)
+
+    def find(self, text: str, matcher: _Matcher, skip: frozenset[str] | None) -> list[tuple[int | None, Span]]:
+        """Split ``text`` into ``(token_id | None, span)`` parts covering it in order."""
+        if matcher.regex is None or not text:
+            return [(None, (0, len(text)))]
+        out: list[tuple[int | None, Span]] = []
+        pos = 0
+        n = len(text)
+        tokens = self.tokens
+        for m in matcher.regex.finditer(text):
+            start, stop = m.span()
+            tid = matcher.ids[m.group()]
+            tok = tokens[tid]
+            if skip is not None and tok.special and tok.content in skip:
+                continue
+            if tok.single_word:
+                if (start > 0 and _is_word_char(text[start - 1])) or (stop < n and _is_word_char(text[stop])):
+                    continue
+            if tok.lstrip:
+                s = start
+                while s > 0 and text[s - 1] in RUST_WHITESPACE:
+                    s -= 1
+                start = max(s, pos)
+            if tok.rstrip:
+                while stop < n and text[stop] in RUST_WHITESPACE:
+                    stop += 1
+            if pos < start:
+                out.append((None, (pos, start)))
+            out.append((tid, (start, stop)))
+            pos = stop
+        if pos < n:
+            out.append((None, (pos, n)))
+        return out
+
+    def find_disallowed(self, text: str, disallowed: Iterable[str]) -> str | None:
+        """The first disallowed special token content occurring in ``text``, if any."""
+        for content in disallowed:
+            if content in text:
+                return content
+        return None

@@ -1,0 +1,432 @@
+"""Encoding (one tokenized sequence, or a pair) and BatchEncoding (what ``__call__`` returns).
+
+:class:`Encoding` follows HF ``tokenizers``: parallel lists of ids, tokens, offsets
+(character offsets into the caller's original string), type ids, attention mask,
+special-tokens mask and word ids, plus ``overflowing`` parts produced by truncation with a
+stride, and the ranges of each input sequence. Truncation, padding and merging follow
+HF semantics exactly, because ``transformers`` outputs are built from them.
+
+:class:`BatchEncoding` is the dict-like result of :meth:`Tokenizer.__call__`; it converts to
+numpy arrays (``return_tensors="np"``) or torch tensors (``"pt"``, when torch is installed).
+"""
+
+from __future__ import annotations
+
+from collections import UserDict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .errors import ConfigurationError, TruncationError
+
+__all__ = ["Encoding", "BatchEncoding"]
+
+Offsets = tuple[int, int]
+
+
+class Encoding:
+    """The result of encoding one input (or one pair of inputs).
+
+    Attributes:
+        ids: token ids.
+        tokens: token strings.
+        offsets: ``(start, end)`` character offsets into the original input string of the
+            sequence each token belongs to; ``(0, 0)`` for tokens added by the pipeline.
+        type_ids: segment ids (0 for the first sequence, 1 for the pair, per template).
+        attention_mask: 1 for real tokens, 0 for padding.
+        special_tokens_mask: 1 for tokens added by the post-processor or padding.
+        word_ids: index of the pre-tokenized word each token came from (``None`` for
+            added special tokens and padding).
+        overflowing: the parts cut off by truncation, each an :class:`Encoding`.
+    """
+
+    __slots__ = (
+        "ids",
+        "type_ids",
+        "tokens",
+        "offsets",
+        "word_ids",
+        "special_tokens_mask",
+        "attention_mask",
+        "overflowing",
+        "sequence_ranges",
+    )
+
+    def __init__(
+        self,
+        ids: list[int] | None = None,
+        type_ids: list[int] | None = None,
+        tokens: list[str] | None = None,
+        offsets: list[Offsets] | None = None,
+        word_ids: list[int | None] | None = None,
+        special_tokens_mask: list[int] | None = None,
+        attention_mask: list[int] | None = None,
+        overflowing: list[Encoding] | None = None,
+        sequence_ranges: dict[int, tuple[int, int]] | None = None,
+    ) -> None:
+        self.ids = ids if ids is not None else []
+        n = len(self.ids)
+        self.type_ids = type_ids if type_ids is not None else [0] * n
+        self.tokens = tokens if tokens is not None else [""] * n
+        self.offsets = offsets if offsets is not None else [(0, 0)] * n
+        self.word_ids = word_ids if word_ids is not None else [None] * n
+        self.special_tokens_mask = special_tokens_mask if special_tokens_mask is not None else [0] * n
+        self.attention_mask = attention_mask if attention_mask is not None else [1] * n
+        self.overflowing = overflowing if overflowing is not None else []
+        self.sequence_ranges = sequence_ranges if sequence_ranges is not None else {}
+
+    # -- basic protocol ------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __repr__(self) -> str:
+        return (
+            f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, type_ids, tokens, offsets, "
+            f"attention_mask, special_tokens_mask, word_ids, overflowing({len(self.overflowing)})])"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Encoding):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    @property
+    def words(self) -> list[int | None]:
+        """Alias of :attr:`word_ids`."""
+        return self.word_ids
+
+    @property
+    def n_sequences(self) -> int:
+        """How many input sequences this encoding holds (1 or 2)."""
+        return len(self.sequence_ranges) or 1
+
+    def copy(self) -> Encoding:
+        return Encoding(
+            list(self.ids),
+            list(self.type_ids),
+            list(self.tokens),
+            list(self.offsets),
+            list(self.word_ids),
+            list(self.special_tokens_mask),
+            list(self.attention_mask),
+            [o.copy() for o in self.overflowing],
+            dict(self.sequence_ranges),
+        )
+
+    def _slice(self, start: int, stop: int) -> Encoding:
+        return Encoding(
+            self.ids[start:stop],
+            self.type_ids[start:stop],
+            self.tokens[start:stop],
+            self.offsets[start:stop],
+            self.word_ids[start:stop],
+            self.special_tokens_mask[start:stop],
+            self.attention_mask[start:stop],
+        )
+
+    # -- sequences and alignment ---------------------------------------------------------
+    def sequence_range(self, sequence_index: int) -> tuple[int, int]:
+        return self.sequence_ranges.get(sequence_index, (0, len(self.ids)))
+
+    @property
+    def sequence_ids(self) -> list[int | None]:
+        """For each token, the index of the input sequence it came from (``None`` if added)."""
+        if not self.sequence_ranges:
+            return [0] * len(self.ids)
+        out: list[int | None] = [None] * len(self.ids)
+        for seq, (s, e) in self.sequence_ranges.items():
+            out[s:e] = [seq] * (e - s)
+        return out
+
+    def set_sequence_id(self, sequence_id: int) -> None:
+        """Mark the whole encoding as input sequence ``sequence_id``."""
+        self.sequence_ranges = {sequence_id: (0, len(self.ids))}
+
+    def char_to_token(self, char_pos: int, sequence_index: int = 0) -> int | None:
+        """Index of the token covering character ``char_pos`` of the given input."""
+        s, e = self.sequence_range(sequence_index)
+        offsets = self.offsets
+        for i in range(s, e):
+            a, b = offsets[i]
+            if a <= char_pos < b:
+                return i
+        return None
+
+    def char_to_word(self, char_pos: int, sequence_index: int = 0) -> int | None:
+        """Word id of the token covering character ``char_pos``."""
+        t = self.char_to_token(char_pos, sequence_index)
+        return None if t is None else self.word_ids[t]
+
+    def token_to_chars(self, token_index: int) -> Offsets | None:
+        """Character offsets of one token (``None`` when out of range)."""
+        if not 0 <= token_index < len(self.ids):
+            return None
+        return self.offsets[token_index]
+
+    def token_to_sequence(self, token_index: int) -> int | None:
+        if not 0 <= token_index < len(self.ids):
+            return None
+        return self.sequence_ids[token_index]
+
+    def token_to_word(self, token_index: int) -> int | None:
+        if not 0 <= token_index < len(self.ids):
+            return None
+        return self.word_ids[token_index]
+
+    def word_to_tokens(self, word_index: int, sequence_index: int = 0) -> tuple[int, int] | None:
+        """``(first, last + 1)`` token indices of one word of one input."""
+        s, e = self.sequence_range(sequence_index)
+        first = last = None
+        for i in range(s, e):
+            if self.word_ids[i] == word_index:
+                if first is None:
+                    first = i
+                last = i
+        return None if first is None else (first, last + 1)  # type: ignore[operator]
+
+    def word_to_chars(self, word_index: int, sequence_index: int = 0) -> Offsets | None:
+        toks = self.word_to_tokens(word_index, sequence_index)
+        if toks is None:
+            return None
+        return (self.offsets[toks[0]][0], self.offsets[toks[1] - 1][1])
+
+    # -- truncation, padding, merging (HF semantics) ------------------------------------
+    def truncate(self, max_length: int, stride: int = 0, direction: str = "right") -> None:
+        """Keep ``max_length`` tokens; the rest goes to :attr:`overflowing` in windows.
+
+        Consecutive windows overlap by ``stride`` tokens.
+
+        Raises:
+            TruncationError: ``stride`` is not smaller than ``max_length``.
+        """
+        n = len(self.ids)
+        if max_length >= n:
+            return
+        if max_length == 0:
+            whole = Encoding(
+                self.ids,
+                self.type_ids,
+                self.tokens,
+                self.offsets,
+                self.word_ids,
+                self.special_tokens_mask,
+                self.attention_mask,
+                self.overflowing,
+                self.sequence_ranges,
+            )
+            self.__init__()  # type: ignore[misc]
+            self.overflowing = [whole]
+            return
+        if stride >= max_length:
+            raise TruncationError(
+                f"stride ({stride}) must be strictly less than the length kept per window "
+                f"({max_length}, i.e. max_length minus the special tokens added); "
+                "lower stride or raise max_length"
+            )
+        if direction not in ("right", "left"):
+            raise ConfigurationError(f"truncation direction must be 'right' or 'left', got {direction!r}")
+        step = max_length - stride
+        ranges: list[tuple[int, int]] = []
+        if direction == "right":
+            for start in range(0, n, step):
+                stop = min(start + max_length, n)
+                ranges.append((start, stop))
+                if stop == n:
+                    break
+        else:
+            for last in range(n - 1, -1, -step):
+                stop = last + 1
+                start = max(0, stop - max_length)
+                ranges.append((start, stop))
+                if start == 0:
+                    break
+        first = self._slice(*ranges[0])
+        first.overflowing = [self._slice(s, e) for s, e in ranges[1:]]
+        self._assign(first)
+
+    def _assign(self, other: Encoding) -> None:
+        for s in self.__slots__:
+            setattr(self, s, getattr(other, s))
+
+    def pad(
+        self,
+        length: int,
+        pad_id: int = 0,
+        pad_type_id: int = 0,
+        pad_token: str = "[PAD]",
+        direction: str = "right",
+    ) -> None:
+        """Pad (this and every overflowing part) to ``length`` tokens."""
+        for o in self.overflowing:
+            o.pad(length, pad_id, pad_type_id, pad_token, direction)
+        n = len(self.ids)
+        if n >= length:
+            return
+        k = length - n
+        if direction == "left":
+            self.ids = [pad_id] * k + self.ids
+            self.type_ids = [pad_type_id] * k + self.type_ids
+            self.tokens = [pad_token] * k + self.tokens
+            self.word_ids = [None] * k + self.word_ids
+            self.attention_mask = [0] * k + self.attention_mask
+            self.special_tokens_mask = [1] * k + self.special_tokens_mask
+            self.offsets = [(0, 0)] * k + self.offsets
+            self.sequence_ranges = {q: (s + k, e + k) for q, (s, e) in self.sequence_ranges.items()}
+        elif direction == "right":
+            self.ids = self.ids + [pad_id] * k
+            self.type_ids = self.type_ids + [pad_type_id] * k
+            self.tokens = self.tokens + [pad_token] * k
+            self.word_ids = self.word_ids + [None] * k
+            self.attention_mask = self.attention_mask + [0] * k
+            self.special_tokens_mask = self.special_tokens_mask + [1] * k
+            self.offsets = self.offsets + [(0, 0)] * k
+        else:
+            raise ConfigurationError(f"padding direction must be 'right' or 'left', got {direction!r}")
+
+    def merge_with(self, pair: Encoding, growing_offsets: bool = False) -> None:
+        """Append ``pair`` to this encoding, combining the overflowing parts as HF does."""
+        overflowings: list[Encoding] = []
+        for mine in self.overflowing:
+            e = mine.copy()
+            e.merge_with(pair.copy(), growing_offsets)
+            overflowings.append(e)
+            for theirs in pair.overflowing:
+                e = mine.copy()
+                e.merge_with(theirs.copy(), growing_offsets)
+                overflowings.append(e)
+        for theirs in pair.overflowing:
+            e = self.copy()
+            e.overflowing = []
+            e.merge_with(theirs.copy(), growing_offsets)
+            overflowings.append(e)
+        n = len(self.ids)
+        for q, (s, e) in pair.sequence_ranges.items():
+            self.sequence_ranges[q] = (s + n, e + n)
+        shift = self.offsets[-1][1] if growing_offsets and self.offsets else 0
+        self.ids = self.ids + pair.ids
+        self.type_ids = self.type_ids + pair.type_ids
+        self.tokens = self.tokens + pair.tokens
+        self.word_ids = self.word_ids + pair.word_ids
+        self.special_tokens_mask = self.special_tokens_mask + pair.special_tokens_mask
+        self.attention_mask = self.attention_mask + pair.attention_mask
+        if shift:
+            self.offsets = self.offsets + [(s + shift, e + shift) for s, e in pair.offsets]
+        else:
+            self.offsets = self.offsets + pair.offsets
+        self.overflowing = overflowings
+
+    @staticmethod
+    def merge(encodings: Iterable[Encoding], growing_offsets: bool = False) -> Encoding:
+        """Concatenate encodings into a new one."""
+        out = Encoding()
+        for e in encodings:
+            out.merge_with(e.copy(), growing_offsets)
+        return out
+
+
+def _to_tensor(name: str, value: Any, tensor_type: str) -> Any:
+    if tensor_type == "np":
+        import numpy as np
+
+        try:
+            return np.asarray(value, dtype=np.int64)
+        except ValueError as e:
+            raise ConfigurationError(
+                f"cannot make a numpy array of {name!r}: sequences have different lengths; "
+                "pass padding=True (or padding='max_length') to get a rectangular batch"
+            ) from e
+    if tensor_type == "pt":
+        try:
+            import torch
+        except ImportError as e:
+            raise ConfigurationError("return_tensors='pt' needs torch installed; use 'np' otherwise") from e
+        try:
+            return torch.tensor(value, dtype=torch.long)
+        except (ValueError, TypeError) as e:
+            raise ConfigurationError(
+                f"cannot make a torch tensor of {name!r}: sequences have different lengths; "
+                "pass padding=True to get a rectangular batch"
+            ) from e
+    raise ConfigurationError(f"return_tensors must be None, 'np' or 'pt'; got {tensor_type!r}")
+
+
+class BatchEncoding(UserDict):
+    """Dict of model inputs (``input_ids``, ``attention_mask``, ...) plus the encodings.
+
+    Keys are also readable as attributes (``batch.input_ids``). Alignment helpers take
+    the batch index first, as in ``transformers``.
+
+    >>> from codetok import Tokenizer
+    >>> from codetok.models import WordLevel
+    >>> from codetok.pre_tokenizers import WhitespaceSplit
+    >>> tok = Tokenizer(WordLevel({"a": 0, "b": 1, "<unk>": 2}, "<unk>"))
+    >>> tok.pre_tokenizer = WhitespaceSplit()
+    >>> tok(["a b", "b"], padding=True, return_tensors="np")["attention_mask"].tolist()
+    [[1, 1], [1, 0]]
+    """
+
+    def __init__(
+        self,
+        data: dict[str, Any] | None = None,
+        encodings: Sequence[Encoding] | None = None,
+        tensor_type: str | None = None,
+        n_sequences: int | None = None,
+    ) -> None:
+        super().__init__(data or {})
+        self.encodings = list(encodings) if encodings is not None else None
+        self.n_sequences = n_sequences
+        if tensor_type is not None:
+            self.convert_to_tensors(tensor_type)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("data", "encodings", "n_sequences"):
+            raise AttributeError(name)
+        try:
+            return self.data[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __getitem__(self, key: str | int) -> Any:
+        if isinstance(key, int):
+            if self.encodings is None:
+                raise KeyError("integer indexing needs the encodings (built by a codetok Tokenizer)")
+            return self.encodings[key]
+        return self.data[key]
+
+    def keys(self):  # noqa: D102 - dict protocol
+        return self.data.keys()
+
+    def convert_to_tensors(self, tensor_type: str) -> BatchEncoding:
+        """Turn every list value into a numpy array (``"np"``) or torch tensor (``"pt"``)."""
+        for k, v in list(self.data.items()):
+            if k == "overflow_to_sample_mapping" or isinstance(v, list):
+                self.data[k] = _to_tensor(k, v, tensor_type)
+        return self
+
+    def _enc(self, batch_index: int) -> Encoding:
+        if self.encodings is None:
+            raise ConfigurationError("this BatchEncoding has no encodings to align with")
+        return self.encodings[batch_index]
+
+    def tokens(self, batch_index: int = 0) -> list[str]:
+        return self._enc(batch_index).tokens
+
+    def word_ids(self, batch_index: int = 0) -> list[int | None]:
+        return self._enc(batch_index).word_ids
+
+    def sequence_ids(self, batch_index: int = 0) -> list[int | None]:
+        return self._enc(batch_index).sequence_ids
+
+    def char_to_token(self, batch_index: int, char_index: int | None = None, sequence_index: int = 0) -> int | None:
+        if char_index is None:
+            batch_index, char_index = 0, batch_index
+        return self._enc(batch_index).char_to_token(char_index, sequence_index)
+
+    def token_to_chars(self, batch_index: int, token_index: int | None = None) -> Offsets | None:
+        if token_index is None:
+            batch_index, token_index = 0, batch_index
+        return self._enc(batch_index).token_to_chars(token_index)
+
+    def token_to_word(self, batch_index: int, token_index: int | None = None) -> int | None:
+        if token_index is None:
+            batch_index, token_index = 0, batch_index
+        return self._enc(batch_index).token_to_word(token_index)

@@ -1,0 +1,74 @@
+"""Exception classes raised by codetok.
+
+Every error subclasses a built-in exception as well as :class:`CodetokError`, so
+callers can catch either the codetok family or the familiar built-in (``ValueError``,
+``LookupError``, ``OSError``). Messages name the argument or file, what was wrong and
+what would work.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CodetokError",
+    "ConfigurationError",
+    "FormatError",
+    "UnknownComponentError",
+    "LanguageError",
+    "TrainingError",
+    "TruncationError",
+    "VocabularyError",
+    "NotFoundError",
+]
+
+
+class CodetokError(Exception):
+    """Base class of every error codetok raises on purpose."""
+
+
+class ConfigurationError(CodetokError, ValueError):
+    """An argument or option has a value codetok cannot use."""
+
+
+class FormatError(CodetokError, ValueError):
+    """A file or serialized object is malformed.
+
+    Args:
+        message: what is wrong and what would work.
+        path: the file, when the data came from one.
+        where: a JSON path (``model.vocab``) or ``line N`` locating the problem.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, where: str | None = None):
+        self.path = None if path is None else str(path)
+        self.where = where
+        prefix = ""
+        if self.path:
+            prefix += f"{self.path}: "
+        if where:
+            prefix += f"at {where}: "
+        super().__init__(prefix + message)
+        self.message = message
+
+
+class UnknownComponentError(FormatError):
+    """A serialized component names a ``type`` codetok does not implement."""
+
+
+class LanguageError(CodetokError, LookupError):
+    """A programming language is unknown, unavailable or cannot be detected."""
+
+
+class TrainingError(CodetokError, ValueError):
+    """Training cannot proceed with the given corpus or settings."""
+
+
+class TruncationError(CodetokError, ValueError):
+    """Truncation settings cannot be applied to the given inputs."""
+
+
+class VocabularyError(CodetokError, ValueError):
+    """A token, id or vocabulary does not fit the tokenizer."""
+
+
+class NotFoundError(CodetokError, FileNotFoundError):
+    """Files that were looked for are missing; the message lists them and where."""

@@ -1,0 +1,65 @@
+"""The contract every subword model fulfils.
+
+A model turns one pre-tokenized piece (a ``str``, already normalized and, for byte-level
+pipelines, already mapped to the GPT-2 byte alphabet) into tokens. Offsets are Python
+character positions inside that piece; the pipeline maps them back to the caller's text.
+Models know nothing of special tokens, padding or offsets bookkeeping: the
+:class:`~codetok.tokenizer.Tokenizer` owns those rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, NamedTuple
+
+
+class Token(NamedTuple):
+    """One token produced by a model for a piece."""
+
+    id: int
+    value: str
+    offsets: tuple[int, int]
+
+
+class Model:
+    """Base class of BPE, WordPiece, Unigram and WordLevel.
+
+    Subclasses set ``type_name`` (the HF ``tokenizer.json`` ``model.type``) and implement
+    :meth:`tokenize`, the vocabulary accessors and :meth:`to_dict` / :meth:`from_dict`.
+    """
+
+    type_name: ClassVar[str] = ""
+
+    def tokenize(self, piece: str) -> list[Token]:
+        """Split one piece into tokens with offsets relative to the piece."""
+        raise NotImplementedError
+
+    def tokenize_ids(self, piece: str) -> list[int]:
+        """Ids only; models override this when they can skip building tokens."""
+        return [t.id for t in self.tokenize(piece)]
+
+    def token_to_id(self, token: str) -> int | None:
+        raise NotImplementedError
+
+    def id_to_token(self, id: int) -> str | None:
+        raise NotImplementedError
+
+    def get_vocab(self) -> dict[str, int]:
+        raise NotImplementedError
+
+    def get_vocab_size(self) -> int:
+        return len(self.get_vocab())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The HF ``tokenizer.json`` ``model`` object."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, path: str | None = None) -> Model:
+        """Build from the HF ``model`` object; ``path`` only feeds error messages."""
+        raise NotImplementedError
+
+    def clear_cache(self) -> None:
+        """Drop any per-piece cache (after the vocabulary changes)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(vocab_size={self.get_vocab_size()})"

@@ -1,0 +1,136 @@
+"""WordPiece: greedy longest-match-first with a continuation prefix (BERT).
+
+A piece longer than ``max_input_chars_per_word``, or one that cannot be covered by
+vocabulary entries, becomes a single unknown token spanning the whole piece.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import FormatError, VocabularyError
+from .base import Model, Token
+
+
+class WordPiece(Model):
+    """Greedy longest-match WordPiece.
+
+    Args:
+        vocab: token -> id.
+        unk_token: token for pieces that cannot be matched.
+        continuing_subword_prefix: marks non-initial sub-tokens (``"##"``).
+        max_input_chars_per_word: longer pieces become ``unk_token`` directly.
+
+    >>> wp = WordPiece({"[UNK]": 0, "play": 1, "##ing": 2})
+    >>> [t.value for t in wp.tokenize("playing")]
+    ['play', '##ing']
+    """
+
+    type_name = "WordPiece"
+
+    def __init__(
+        self,
+        vocab: dict[str, int] | None = None,
+        unk_token: str = "[UNK]",
+        continuing_subword_prefix: str = "##",
+        max_input_chars_per_word: int = 100,
+    ) -> None:
+        self.vocab: dict[str, int] = dict(vocab or {})
+        self.unk_token = unk_token
+        self.continuing_subword_prefix = continuing_subword_prefix
+        self.max_input_chars_per_word = max_input_chars_per_word
+        self._cache: dict[str, list[Token]] = {}
+        self._rebuild()
+
+    @classmethod
+    def from_file(cls, vocab_path: str, **kwargs: Any) -> WordPiece:
+        """Load a BERT ``vocab.txt`` (one token per line, id = line number)."""
+        from ..formats.vocab_files import read_vocab_txt
+
+        return cls(read_vocab_txt(vocab_path), **kwargs)
+
+    def _rebuild(self) -> None:
+        self.vocab_r = {i: t for t, i in self.vocab.items()}
+        self._max_len = max((len(t) for t in self.vocab), default=1)
+        self._cache.clear()
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+    def _unk_token(self, piece: str) -> Token:
+        uid = self.vocab.get(self.unk_token)
+        if uid is None:
+            raise VocabularyError(
+                f"WordPiece: cannot encode {piece[:40]!r} and the unknown token "
+                f"{self.unk_token!r} is not in the vocabulary"
+            )
+        return Token(uid, self.unk_token, (0, len(piece)))
+
+    def tokenize(self, piece: str) -> list[Token]:
+        cached = self._cache.get(piece)
+        if cached is not None:
+            return cached
+        out = self._tokenize(piece)
+        if len(self._cache) < 10000:
+            self._cache[piece] = out
+        return out
+
+    def _tokenize(self, piece: str) -> list[Token]:
+        n = len(piece)
+        if n > self.max_input_chars_per_word:
+            return [self._unk_token(piece)]
+        vocab = self.vocab
+        prefix = self.continuing_subword_prefix
+        max_len = self._max_len
+        out: list[Token] = []
+        start = 0
+        while start < n:
+            end = min(n, start + max_len)
+            found = None
+            while start < end:
+                sub = piece[start:end]
+                if start > 0:
+                    sub = prefix + sub
+                tid = vocab.get(sub)
+                if tid is not None:
+                    found = Token(tid, sub, (start, end))
+                    break
+                end -= 1
+            if found is None:
+                return [self._unk_token(piece)]
+            out.append(found)
+            start = end
+        return out
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self.vocab_r.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.vocab)
+
+    def get_vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": "WordPiece",
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": self.continuing_subword_prefix,
+            "max_input_chars_per_word": self.max_input_chars_per_word,
+            "vocab": dict(sorted(self.vocab.items(), key=lambda kv: kv[1])),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "model") -> WordPiece:
+        vocab = data.get("vocab")
+        if not isinstance(vocab, dict):
+            raise FormatError("WordPiece needs a 'vocab' object of token -> id", path=path, where=f"{where}.vocab")
+        return cls(
+            vocab,
+            data.get("unk_token", "[UNK]"),
+            data.get("continuing_subword_prefix", "##"),
+            data.get("max_input_chars_per_word", 100),
+        )

@@ -1,0 +1,398 @@
+"""Normalizers: the first pipeline step, text in, text out, alignment kept.
+
+Each normalizer edits a :class:`~codetok.offsets.NormalizedString` in place and keeps the
+per-character alignment to the caller's text (see :mod:`codetok.offsets`). The set and the
+JSON schema are those of HF ``tokenizers``: NFC/NFD/NFKC/NFKD, Lowercase, Strip,
+StripAccents, Replace, Prepend, BertNormalizer, ByteLevel and Sequence. SentencePiece's
+compiled charsmap (``Precompiled``) lives with the SentencePiece format code.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+import regex
+
+from ._bytes import bytes_to_unicode
+from ._serde import Component, build, pattern_from_any
+from .offsets import NormalizedString
+
+__all__ = [
+    "Normalizer",
+    "NFC",
+    "NFD",
+    "NFKC",
+    "NFKD",
+    "Lowercase",
+    "Strip",
+    "StripAccents",
+    "Replace",
+    "Prepend",
+    "BertNormalizer",
+    "ByteLevel",
+    "Sequence",
+    "normalizer_from_dict",
+    "RUST_WHITESPACE",
+]
+
+# Unicode White_Space, the set Rust's char::is_whitespace uses (Python's isspace differs).
+RUST_WHITESPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+class Normalizer(Component):
+    """Base class: :meth:`normalize` edits a NormalizedString in place."""
+
+    def normalize(self, ns: NormalizedString) -> None:
+        raise NotImplementedError
+
+    def normalize_str(self, text: str) -> str:
+        """Normalize a plain string (no alignment returned).
+
+        >>> Lowercase().normalize_str("HeLLo")
+        'hello'
+        """
+        ns = NormalizedString(text)
+        self.normalize(ns)
+        return ns.text
+
+
+def _unicode_form(ns: NormalizedString, form: str) -> None:
+    text = ns.text
+    if unicodedata.is_normalized(form, text):
+        return
+    # Normalize per segment (a starter plus its combining marks): each output char of a
+    # segment aligns to the whole segment, which keeps offsets well defined under
+    # reordering and composition.
+    chunks: list[tuple[str, int, int]] = []
+    start = 0
+    n = len(text)
+    combining = unicodedata.combining
+    for i in range(1, n + 1):
+        if i == n or not combining(text[i]):
+            seg = text[start:i]
+            out = unicodedata.normalize(form, seg)
+            if out == seg and i - start > 1:
+                chunks.extend((c, start + k, start + k + 1) for k, c in enumerate(seg))
+            elif len(out) == len(seg) == 1:
+                chunks.append((out, start, i))
+            elif len(out) == i - start:
+                chunks.extend((c, start + k, start + k + 1) for k, c in enumerate(out))
+            else:
+                chunks.append((out, start, i))
+            start = i
+    ns.transform(chunks)
+
+
+class NFC(Normalizer):
+    """Unicode canonical composition."""
+
+    type_name = "NFC"
+
+    def normalize(self, ns: NormalizedString) -> None:
+        _unicode_form(ns, "NFC")
+
+
+class NFD(Normalizer):
+    """Unicode canonical decomposition."""
+
+    type_name = "NFD"
+
+    def normalize(self, ns: NormalizedString) -> None:
+        _unicode_form(ns, "NFD")
+
+
+class NFKC(Normalizer):
+    """Unicode compatibility composition."""
+
+    type_name = "NFKC"
+
+    def normalize(self, ns: NormalizedString) -> None:
+        _unicode_form(ns, "NFKC")
+
+
+class NFKD(Normalizer):
+    """Unicode compatibility decomposition."""
+
+    type_name = "NFKD"
+
+    def normalize(self, ns: NormalizedString) -> None:
+        _unicode_form(ns, "NFKD")
+
+
+_LOWER_CACHE: dict[str, str] = {}
+
+
+def _lower_chars(ns: NormalizedString) -> None:
+    """Per-character lowercase (no final-sigma context, as HF does)."""
+    text = ns.text
+    if text.isascii():
+        ns.text = text.lower()
+        return
+    cache = _LOWER_CACHE
+    out = []
+    same_len = True
+    for c in text:
+        low = cache.get(c)
+        if low is None:
+            low = c.lower()
+            if len(cache) < 65536:
+                cache[c] = low
+        if len(low) != 1:
+            same_len = False
+        out.append(low)
+    if same_len:
+        ns.text = "".join(out)
+    else:
+        ns.transform([(low, i, i + 1) for i, low in enumerate(out)])
+
+
+class Lowercase(Normalizer):
+    """Lowercase every character."""
+
+    type_name = "Lowercase"
+
+    def normalize(self, ns: NormalizedString) -> None:
+        _lower_chars(ns)
+
+
+def _is_rust_ws(c: str) -> bool:
+    return c in RUST_WHITESPACE
+
+
+class Strip(Normalizer):
+    """Remove leading and/or trailing whitespace."""
+
+    type_name = "Strip"
+
+    def __init__(self, strip_left: bool = True, strip_right: bool = True) -> None:
+        self.strip_left = strip_left
+        self.strip_right = strip_right
+
+    def normalize(self, ns: NormalizedString) -> None:
+        text = ns.text
+        start, end = 0, len(text)
+        if self.strip_left:
+            while start < end and _is_rust_ws(text[start]):
+                start += 1
+        if self.strip_right:
+            while end > start and _is_rust_ws(text[end - 1]):
+                end -= 1
+        if (start, end) != (0, len(text)):
+            sub = ns.slice(start, end)
+            ns.text, ns.base, ns.align = sub.text, sub.base, sub.align
+
+
+def _drop_chars(ns: NormalizedString, keep) -> None:
+    text = ns.text
+    flags = [keep(c) for c in text]
+    if all(flags):
+        return
+    ns.transform([(c, i, i + 1) for i, (c, k) in enumerate(zip(text, flags)) if k])
+
+
+class StripAccents(Normalizer):
+    """Remove combining marks (category Mn); usually after NFD."""
+
+    type_name = "StripAccents"
+
+    def normalize(self, ns: NormalizedString) -> None:
+        if ns.text.isascii():
+            return
+        cat = unicodedata.category
+        _drop_chars(ns, lambda c: cat(c) != "Mn")
+
+
+def _compile_pattern(pattern: dict[str, str]) -> regex.Pattern[str]:
+    if "String" in pattern:
+        return regex.compile(regex.escape(pattern["String"]))
+    return regex.compile(pattern["Regex"])
+
+
+class Replace(Normalizer):
+    """Replace every match of ``pattern`` (literal or regex) by ``content``.
+
+    Args:
+        pattern: a literal string, or ``{"String": s}`` / ``{"Regex": r}`` as in HF JSON.
+        content: the replacement text.
+    """
+
+    type_name = "Replace"
+
+    def __init__(self, pattern: Any, content: str) -> None:
+        self.pattern = pattern_from_any(pattern)
+        self.content = content
+        self._re = _compile_pattern(self.pattern)
+
+    def normalize(self, ns: NormalizedString) -> None:
+        text = ns.text
+        chunks: list[tuple[str, int, int]] = []
+        pos = 0
+        found = False
+        for m in self._re.finditer(text):
+            s, e = m.span()
+            if s == e:
+                continue
+            found = True
+            chunks.extend((c, i, i + 1) for i, c in enumerate(text[pos:s], pos))
+            chunks.append((self.content, s, e))
+            pos = e
+        if not found:
+            return
+        chunks.extend((c, i, i + 1) for i, c in enumerate(text[pos:], pos))
+        ns.transform(chunks)
+
+
+class Prepend(Normalizer):
+    """Prepend ``prepend`` to any non-empty text."""
+
+    type_name = "Prepend"
+
+    def __init__(self, prepend: str) -> None:
+        self.prepend = prepend
+
+    def normalize(self, ns: NormalizedString) -> None:
+        ns.prepend(self.prepend)
+
+
+def _is_control(c: str) -> bool:
+    if c in "\t\n\r":
+        return False
+    return unicodedata.category(c) in ("Cc", "Cf", "Cn", "Co")
+
+
+def _is_chinese(o: int) -> bool:
+    return (
+        0x4E00 <= o <= 0x9FFF
+        or 0x3400 <= o <= 0x4DBF
+        or 0x20000 <= o <= 0x2A6DF
+        or 0x2A700 <= o <= 0x2B73F
+        or 0x2B740 <= o <= 0x2B81F
+        or 0x2B920 <= o <= 0x2CEAF
+        or 0xF900 <= o <= 0xFAFF
+        or 0x2F800 <= o <= 0x2FA1F
+    )
+
+
+class BertNormalizer(Normalizer):
+    """BERT's normalizer: clean control chars, space out CJK, strip accents, lowercase.
+
+    Args:
+        clean_text: drop control characters and map whitespace to a plain space.
+        handle_chinese_chars: put spaces around CJK ideographs.
+        strip_accents: drop accents; ``None`` means "same as ``lowercase``".
+        lowercase: lowercase the text.
+    """
+
+    type_name = "BertNormalizer"
+
+    def __init__(
+        self,
+        clean_text: bool = True,
+        handle_chinese_chars: bool = True,
+        strip_accents: bool | None = None,
+        lowercase: bool = True,
+    ) -> None:
+        self.clean_text = clean_text
+        self.handle_chinese_chars = handle_chinese_chars
+        self.strip_accents = strip_accents
+        self.lowercase = lowercase
+
+    def normalize(self, ns: NormalizedString) -> None:
+        text = ns.text
+        ascii_only = text.isascii()
+        if self.clean_text:
+            if not ascii_only or any(c < " " or c == "\x7f" for c in text):
+                self._clean(ns)
+        if self.handle_chinese_chars and not ascii_only:
+            text = ns.text
+            if any(_is_chinese(ord(c)) for c in text):
+                ns.transform(
+                    [(f" {c} " if _is_chinese(ord(c)) else c, i, i + 1) for i, c in enumerate(text)]
+                )
+        strip = self.lowercase if self.strip_accents is None else self.strip_accents
+        if strip and not ns.text.isascii():
+            _unicode_form(ns, "NFD")
+            cat = unicodedata.category
+            _drop_chars(ns, lambda c: cat(c) != "Mn")
+        if self.lowercase:
+            _lower_chars(ns)
+
+    @staticmethod
+    def _clean(ns: NormalizedString) -> None:
+        text = ns.text
+        chunks = []
+        changed = False
+        for i, c in enumerate(text):
+            if c == "\x00" or c == "\ufffd" or _is_control(c):
+                changed = True
+                continue
+            if c in RUST_WHITESPACE and c != " ":
+                chunks.append((" ", i, i + 1))
+                changed = True
+            else:
+                chunks.append((c, i, i + 1))
+        if changed:
+            ns.transform(chunks)
+
+
+class ByteLevel(Normalizer):
+    """Map text to the GPT-2 byte alphabet (one char per UTF-8 byte)."""
+
+    type_name = "ByteLevel"
+
+    def normalize(self, ns: NormalizedString) -> None:
+        text = ns.text
+        if text.isascii():
+            ns.map_chars(bytes_to_unicode(text.encode("ascii")))
+            return
+        chunks = []
+        for i, c in enumerate(text):
+            chunks.append((bytes_to_unicode(c.encode("utf-8", "surrogatepass")), i, i + 1))
+        ns.transform(chunks)
+
+
+class Sequence(Normalizer):
+    """Apply normalizers one after the other."""
+
+    type_name = "Sequence"
+
+    def __init__(self, normalizers: list[Normalizer]) -> None:
+        self.normalizers = list(normalizers)
+
+    def normalize(self, ns: NormalizedString) -> None:
+        for n in self.normalizers:
+            n.normalize(ns)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "") -> Sequence:
+        items = data["normalizers"]
+        return cls(
+            [
+                normalizer_from_dict(d, path=path, where=f"{where}.normalizers[{i}]")
+                for i, d in enumerate(items)
+            ]
+        )
+
+    def __getitem__(self, i: int) -> Normalizer:
+        return self.normalizers[i]
+
+    def __len__(self) -> int:
+        return len(self.normalizers)
+
+
+REGISTRY: dict[str, type[Normalizer]] = {
+    c.type_name: c
+    for c in (NFC, NFD, NFKC, NFKD, Lowercase, Strip, StripAccents, Replace, Prepend, BertNormalizer, ByteLevel, Sequence)
+}
+
+
+def normalizer_from_dict(data: Any, *, path: str | None = None, where: str = "normalizer") -> Normalizer | None:
+    """Build a normalizer from its HF ``tokenizer.json`` object (``None`` stays ``None``)."""
+    return build(REGISTRY, "normalizer", data, path=path, where=where)

@@ -1,0 +1,168 @@
+"""All alignment bookkeeping: normalized text <-> the caller's original text.
+
+A :class:`NormalizedString` is a piece of text as the pipeline sees it after normalizers
+and pre-tokenizers have changed it, together with, for every one of its characters, the
+span of the caller's original string that character came from. Offsets handed to users
+always index the caller's original ``str`` as Python character positions.
+
+When nothing has changed the length of the text, the alignment is the identity and is not
+materialized (``align is None``); only length-changing steps (NFD, insertions, removals,
+byte-level expansion) pay for a per-character list.
+
+Insertion rule (the one HF ``tokenizers`` uses): a character that has no source character
+of its own takes the alignment of the character before it, or of the first character when
+it is inserted at the very start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+Span = tuple[int, int]
+
+__all__ = ["NormalizedString", "Span", "char_to_byte_offsets", "byte_to_char_offsets"]
+
+
+class NormalizedString:
+    """Text plus, per character, its span in the caller's original string.
+
+    Args:
+        text: the (normalized) text.
+        base: with ``align=None``, the original position of ``text[0]``.
+        align: one ``(start, end)`` original span per character of ``text``, or ``None``
+            for the identity alignment starting at ``base``.
+    """
+
+    __slots__ = ("text", "base", "align")
+
+    def __init__(self, text: str, base: int = 0, align: list[Span] | None = None) -> None:
+        self.text = text
+        self.base = base
+        self.align = align
+
+    def __len__(self) -> int:
+        return len(self.text)
+
+    def __repr__(self) -> str:
+        return f"NormalizedString({self.text!r}, span={self.original_span(0, len(self.text))})"
+
+    # -- queries -------------------------------------------------------------------------
+    def spans(self) -> list[Span]:
+        """The per-character original spans (materialized)."""
+        if self.align is not None:
+            return self.align
+        b = self.base
+        return [(b + i, b + i + 1) for i in range(len(self.text))]
+
+    def original_span(self, start: int, end: int) -> Span:
+        """Original span covered by ``text[start:end]``."""
+        if self.align is None:
+            return (self.base + start, self.base + end)
+        align = self.align
+        if not align:
+            return (self.base, self.base)
+        if start >= end:
+            if start < len(align):
+                p = align[start][0]
+            else:
+                p = align[-1][1]
+            return (p, p)
+        return (align[start][0], align[end - 1][1])
+
+    # -- slicing -------------------------------------------------------------------------
+    def slice(self, start: int, end: int) -> NormalizedString:
+        """The sub-string ``text[start:end]`` with its alignment."""
+        if self.align is None:
+            return NormalizedString(self.text[start:end], self.base + start)
+        align = self.align[start:end]
+        if not align:
+            p = self.original_span(start, start)[0]
+            return NormalizedString("", p)
+        return NormalizedString(self.text[start:end], align[0][0], align)
+
+    # -- edits ---------------------------------------------------------------------------
+    def map_chars(self, new_text: str) -> None:
+        """Replace the text by one of the same length (one char for one char)."""
+        if len(new_text) != len(self.text):
+            raise ValueError("map_chars needs a text of the same length")
+        self.text = new_text
+
+    def transform(self, chunks: Iterable[tuple[str, int, int]]) -> None:
+        """Rebuild the text from chunks ``(new_text, src_start, src_end)``.
+
+        Chunks come in order; ``src_start:src_end`` is the part of the current text the
+        chunk replaces. Source characters covered by no chunk are removed. Every character
+        of a chunk gets the union span of its source; a chunk with an empty source is an
+        insertion (see the module docstring).
+        """
+        old = self.spans()
+        n = len(old)
+        parts: list[str] = []
+        align: list[Span] = []
+        for new, s, e in chunks:
+            if not new:
+                continue
+            if s < e:
+                if e - s == 1:
+                    span = old[s]
+                else:
+                    span = (old[s][0], old[e - 1][1])
+            elif s > 0 and s - 1 < n:
+                span = old[s - 1]
+            elif n:
+                span = old[0]
+            else:
+                span = (self.base, self.base)
+            parts.append(new)
+            if len(new) == 1:
+                align.append(span)
+            else:
+                align.extend([span] * len(new))
+        text = "".join(parts)
+        self.text = text
+        if not align:
+            self.base = self.original_span(0, 0)[0] if n else self.base
+            self.align = None
+            return
+        self.base = align[0][0]
+        # Collapse back to identity when possible (cheap check on the ends first).
+        if (
+            len(text) == align[-1][1] - self.base
+            and align[-1][0] == self.base + len(text) - 1
+            and all(a == (self.base + i, self.base + i + 1) for i, a in enumerate(align))
+        ):
+            self.align = None
+        else:
+            self.align = align
+
+    def prepend(self, prefix: str) -> None:
+        """Insert ``prefix`` before the text, aligned to the first character."""
+        if not self.text or not prefix:
+            return
+        self.transform([(prefix + self.text[0], 0, 1)] + [(c, i, i + 1) for i, c in enumerate(self.text) if i])
+
+    def append(self, suffix: str) -> None:
+        """Insert ``suffix`` after the text, aligned to the last character."""
+        if not self.text or not suffix:
+            return
+        n = len(self.text)
+        self.transform([(c, i, i + 1) for i, c in enumerate(self.text)] + [(suffix, n, n)])
+
+    def copy(self) -> NormalizedString:
+        return NormalizedString(self.text, self.base, None if self.align is None else list(self.align))
+
+
+def char_to_byte_offsets(text: str) -> list[int]:
+    """Prefix sums: ``result[i]`` is the UTF-8 byte position of character ``i``."""
+    out = [0] * (len(text) + 1)
+    pos = 0
+    for i, ch in enumerate(text):
+        o = ord(ch)
+        pos += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+        out[i + 1] = pos
+    return out
+
+
+def byte_to_char_offsets(text: str) -> dict[int, int]:
+    """Map from each character-start byte position (and the end) to its char index."""
+    return {b: i for i, b in enumerate(char_to_byte_offsets(text))}

@@ -1,0 +1,477 @@
+"""Pre-tokenizers: cut normalized text into the pieces a model sees.
+
+A pre-tokenizer maps one :class:`~codetok.offsets.NormalizedString` to a list of them
+(slices keep their alignment, so offsets stay exact). The set and the JSON schema are
+those of HF ``tokenizers``: ByteLevel, Whitespace, WhitespaceSplit, BertPreTokenizer,
+Metaspace, Punctuation, Digits, CharDelimiterSplit, Split, Sequence.
+
+``Split``-style behaviours decide what happens to the matched delimiters: ``removed``,
+``isolated``, ``merged_with_previous``, ``merged_with_next`` or ``contiguous`` (runs of
+consecutive matches become one piece). Empty pieces are always dropped.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+import regex
+
+from ._bytes import LATIN1_TO_BYTECHAR, bytes_to_unicode
+from ._serde import Component, build, pattern_from_any
+from .errors import ConfigurationError
+from .normalizers import RUST_WHITESPACE
+from .offsets import NormalizedString, Span
+
+__all__ = [
+    "PreTokenizer",
+    "ByteLevel",
+    "Whitespace",
+    "WhitespaceSplit",
+    "BertPreTokenizer",
+    "Metaspace",
+    "Punctuation",
+    "Digits",
+    "CharDelimiterSplit",
+    "Split",
+    "Sequence",
+    "pre_tokenizer_from_dict",
+    "GPT2_PATTERN",
+    "split_spans",
+]
+
+GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+
+BEHAVIORS = ("removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous")
+_BEHAVIOR_ALIASES = {
+    "Removed": "removed",
+    "Isolated": "isolated",
+    "MergedWithPrevious": "merged_with_previous",
+    "MergedWithNext": "merged_with_next",
+    "Contiguous": "contiguous",
+}
+_BEHAVIOR_JSON = {v: k for k, v in _BEHAVIOR_ALIASES.items()}
+
+
+def _behavior(value: str) -> str:
+    b = _BEHAVIOR_ALIASES.get(value, value)
+    if b not in BEHAVIORS:
+        raise ConfigurationError(f"behavior must be one of {', '.join(BEHAVIORS)}; got {value!r}")
+    return b
+
+
+def split_spans(n: int, matches: list[Span], behavior: str) -> list[Span]:
+    """Turn delimiter ``matches`` (sorted, non-overlapping) over ``[0, n)`` into pieces.
+
+    >>> split_spans(7, [(3, 4)], "isolated")
+    [(0, 3), (3, 4), (4, 7)]
+    """
+    out: list[Span] = []
+    pos = 0
+    if behavior == "removed":
+        for s, e in matches:
+            if s > pos:
+                out.append((pos, s))
+            pos = e
+        if pos < n:
+            out.append((pos, n))
+    elif behavior == "isolated":
+        for s, e in matches:
+            if s > pos:
+                out.append((pos, s))
+            if e > s:
+                out.append((s, e))
+            pos = e
+        if pos < n:
+            out.append((pos, n))
+    elif behavior == "merged_with_previous":
+        for _s, e in matches:
+            if e > pos:
+                out.append((pos, e))
+            pos = e
+        if pos < n:
+            out.append((pos, n))
+    elif behavior == "merged_with_next":
+        return _merge_next_spans(n, matches)
+    elif behavior == "contiguous":
+        run_start = run_end = -1
+        for s, e in matches:
+            if s == e:
+                continue
+            if s == run_end:
+                run_end = e
+                continue
+            if run_start >= 0:
+                out.append((run_start, run_end))
+                pos = run_end
+            if s > pos:
+                out.append((pos, s))
+            run_start, run_end = s, e
+        if run_start >= 0:
+            out.append((run_start, run_end))
+            pos = run_end
+        if pos < n:
+            out.append((pos, n))
+    else:  # pragma: no cover - guarded by _behavior
+        raise ConfigurationError(f"unknown behavior {behavior!r}")
+    return out
+
+
+def _merge_next_spans(n: int, matches: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    pos = 0
+    for s, _e in matches:
+        if s > pos:
+            out.append((pos, s))
+            pos = s
+    if pos < n:
+        out.append((pos, n))
+    return out
+
+
+def _cut(ns: NormalizedString, spans: list[Span]) -> list[NormalizedString]:
+    if len(spans) == 1 and spans[0] == (0, len(ns.text)):
+        return [ns]
+    return [ns.slice(s, e) for s, e in spans]
+
+
+def _char_matches(text: str, pred: Callable[[str], bool]) -> list[Span]:
+    return [(i, i + 1) for i, c in enumerate(text) if pred(c)]
+
+
+class PreTokenizer(Component):
+    """Base class: :meth:`split` cuts one normalized piece into several."""
+
+    def split(self, ns: NormalizedString) -> list[NormalizedString]:
+        raise NotImplementedError
+
+    def pre_tokenize_str(self, text: str) -> list[tuple[str, Span]]:
+        """Pieces of ``text`` with their offsets (as HF's ``pre_tokenize_str``).
+
+        >>> Whitespace().pre_tokenize_str("Hi there!")
+        [('Hi', (0, 2)), ('there', (3, 8)), ('!', (8, 9))]
+        """
+        return [(p.text, p.original_span(0, len(p.text))) for p in self.split(NormalizedString(text))]
+
+
+class _RegexSplit(PreTokenizer):
+    """Shared body of the pre-tokenizers that split on one compiled regex."""
+
+    _regex: regex.Pattern[str]
+    _behavior: str = "isolated"
+    _invert: bool = False
+
+    def split(self, ns: NormalizedString) -> list[NormalizedString]:
+        text = ns.text
+        if not text:
+            return []
+        matches = [m.span() for m in self._regex.finditer(text)]
+        if self._invert:
+            # Matches are the pieces to keep; everything else is the delimiter.
+            spans = split_spans(len(text), _complement(len(text), matches), self._behavior)
+        else:
+            spans = split_spans(len(text), matches, self._behavior)
+        return _cut(ns, spans)
+
+
+def _complement(n: int, matches: list[Span]) -> list[Span]:
+    out: list[Span] = []
+    pos = 0
+    for s, e in matches:
+        if s > pos:
+            out.append((pos, s))
+        pos = max(pos, e)
+    if pos < n:
+        out.append((pos, n))
+    return out
+
+
+_GPT2_RE = regex.compile(GPT2_PATTERN)
+
+
+class ByteLevel(PreTokenizer):
+    """GPT-2 pre-tokenization: optional prefix space, GPT-2 regex, bytes to the alphabet.
+
+    Args:
+        add_prefix_space: prepend a space to each piece that does not start with one.
+        trim_offsets: used by the matching post-processor (kept here for the schema).
+        use_regex: split with the GPT-2 regex (``False`` when an earlier Split did it).
+    """
+
+    type_name = "ByteLevel"
+
+    def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True) -> None:
+        self.add_prefix_space = add_prefix_space
+        self.trim_offsets = trim_offsets
+        self.use_regex = use_regex
+
+    @staticmethod
+    def alphabet() -> list[str]:
+        """The 256 characters of the byte-level alphabet."""
+        return [LATIN1_TO_BYTECHAR[b] for b in range(256)]
+
+    def split(self, ns: NormalizedString) -> list[NormalizedString]:
+        if self.add_prefix_space and not ns.text.startswith(" "):
+            ns.prepend(" ")
+        if self.use_regex:
+            text = ns.text
+            pieces = _cut(ns, [m.span() for m in _GPT2_RE.finditer(text)]) if text else []
+        else:
+            pieces = [ns] if ns.text else []
+        for p in pieces:
+            _to_bytes(p)
+        return pieces
+
+
+def _to_bytes(ns: NormalizedString) -> None:
+    text = ns.text
+    if text.isascii():
+        ns.map_chars(text.translate(LATIN1_TO_BYTECHAR))
+        return
+    chunks = []
+    for i, c in enumerate(text):
+        if c < "\x80":
+            chunks.append((LATIN1_TO_BYTECHAR[ord(c)], i, i + 1))
+        else:
+            chunks.append((bytes_to_unicode(c.encode("utf-8", "surrogatepass")), i, i + 1))
+    ns.transform(chunks)
+
+
+class Whitespace(_RegexSplit):
+    r"""Split into ``\w+`` and ``[^\w\s]+`` runs; whitespace is dropped."""
+
+    type_name = "Whitespace"
+    _regex = regex.compile(r"\w+|[^\w\s]+")
+    _behavior = "removed"
+    _invert = True
+
+
+class WhitespaceSplit(PreTokenizer):
+    """Split on whitespace only."""
+
+    type_name = "WhitespaceSplit"
+
+    def split(self, ns: NormalizedString) -> list[NormalizedString]:
+        text = ns.text
+        return _cut(ns, split_spans(len(text), _char_matches(text, RUST_WHITESPACE.__contains__), "removed"))
+
+
+def _is_punctuation(c: str) -> bool:
+    if c < "\x80":
+        return c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+    return unicodedata.category(c).startswith("P")
+
+
+class BertPreTokenizer(PreTokenizer):
+    """BERT: split on whitespace (dropped) and on each punctuation char (kept alone)."""
+
+    type_name = "BertPreTokenizer"
+
+    def split(self, ns: NormalizedString) -> list[NormalizedString]:
+        text = ns.text
+        out: list[NormalizedString] = []
+        for piece in _cut(ns, split_spans(len(text), _char_matches(text, RUST_WHITESPACE.__contains__), "removed")):
+            t = piece.text
+            out.extend(_cut(piece, split_spans(len(t), _char_matches(t, _is_punctuation), "isolated")))
+        return out
+
+
+_PREPEND_SCHEMES = ("always", "first", "never")
+
+
+class Metaspace(PreTokenizer):
+    """SentencePiece-style: spaces become ``replacement``, optionally prepended and split.
+
+    Args:
+        replacement: the visible space character (``"▁"``).
+        prepend_scheme: ``"always"``, ``"first"`` (only the piece at the start of the
+            text) or ``"never"``.
+        split: cut before each replacement character.
+    """
+
+    type_name = "Metaspace"
+
+    def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always", split: bool = True) -> None:
+        if len(replacement) != 1:
+            raise ConfigurationError(f"replacement must be one character, got {replacement!r}")
+        if prepend_scheme not in _PREPEND_SCHEMES:
+            raise ConfigurationError(f"prepend_scheme must be one of {_PREPEND_SCHEMES}, got {prepend_scheme!r}")
+        self.replacement = replacement
+        self.prepend_scheme = prepend_scheme
+        self.split_ = split
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": "Metaspace",
+            "replacement": self.replacement,
+            "prepend_scheme": self.prepend_scheme,
+            "split": self.split_,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "") -> Metaspace:
+        scheme = data.get("prepend_scheme")
+        if scheme is None:  # legacy files: add_prefix_space
+            scheme = "always" if data.get("add_prefix_space", True) else "never"
+        return cls(data.get("replacement", "\u2581"), scheme, data.get("split", True))
+
+    def split(self, ns: NormalizedString) -> list[NormalizedString]:
+        rep = self.replacement
+        text = ns.text
+        if " " in text:
+            ns.map_chars(text.replace(" ", rep))
+        if ns.text and not ns.text.startswith(rep):
+            if self.prepend_scheme == "always" or (
+                self.prepend_scheme == "first" and ns.original_span(0, 0)[0] == 0
+            ):
+                ns.prepend(rep)
+        if not ns.text:
+            return []
+        if not self.split_:
+            return [ns]
+        t = ns.text
+        return _cut(ns, _merge_next_spans(len(t), _char_matches(t, rep.__eq__)))
+
+
+class Punctuation(PreTokenizer):
+    """Split on punctuation characters with the given behaviour (default isolated)."""
+
+    type_name = "Punctuation"
+
+    def __init__(self, behavior: str = "isolated") -> None:
+        self.behavior = _behavior(behavior)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "Punctuation", "behavior": _BEHAVIOR_JSON[self.behavior]}
+
+    def split(self, ns: NormalizedString) -> list[NormalizedString]:
+        t = ns.text
+        return _cut(ns, split_spans(len(t), _char_matches(t, _is_punctuation), self.behavior))
+
+
+def _is_numeric(c: str) -> bool:
+    return unicodedata.category(c) in ("Nd", "Nl", "No")
+
+
+class Digits(PreTokenizer):
+    """Split digits from the rest, each digit alone when ``individual_digits``."""
+
+    type_name = "Digits"
+
+    def __init__(self, individual_digits: bool = False) -> None:
+        self.individual_digits = individual_digits
+
+    def split(self, ns: NormalizedString) -> list[NormalizedString]:
+        t = ns.text
+        behavior = "isolated" if self.individual_digits else "contiguous"
+        return _cut(ns, split_spans(len(t), _char_matches(t, _is_numeric), behavior))
+
+
+class CharDelimiterSplit(PreTokenizer):
+    """Split on one delimiter character, which is dropped."""
+
+    type_name = "CharDelimiterSplit"
+
+    def __init__(self, delimiter: str) -> None:
+        if len(delimiter) != 1:
+            raise ConfigurationError(f"delimiter must be one character, got {delimiter!r}")
+        self.delimiter = delimiter
+
+    def split(self, ns: NormalizedString) -> list[NormalizedString]:
+        t = ns.text
+        return _cut(ns, split_spans(len(t), _char_matches(t, self.delimiter.__eq__), "removed"))
+
+
+class Split(_RegexSplit):
+    """Split on a literal or regex ``pattern`` with a delimiter ``behavior``.
+
+    Args:
+        pattern: a literal string, or ``{"String": s}`` / ``{"Regex": r}``.
+        behavior: what to do with matches (see the module docstring).
+        invert: treat matches as the pieces and the rest as delimiters.
+    """
+
+    type_name = "Split"
+
+    def __init__(self, pattern: Any, behavior: str = "isolated", invert: bool = False) -> None:
+        self.pattern = pattern_from_any(pattern)
+        self.behavior = _behavior(behavior)
+        self.invert = invert
+        if "String" in self.pattern:
+            self._regex = regex.compile(regex.escape(self.pattern["String"]))
+        else:
+            try:
+                self._regex = regex.compile(self.pattern["Regex"])
+            except regex.error as e:
+                raise ConfigurationError(f"invalid Split regex {self.pattern['Regex']!r}: {e}") from e
+        self._behavior = self.behavior
+        self._invert = invert
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": "Split",
+            "pattern": dict(self.pattern),
+            "behavior": _BEHAVIOR_JSON[self.behavior],
+            "invert": self.invert,
+        }
+
+
+class Sequence(PreTokenizer):
+    """Apply pre-tokenizers one after the other to every piece."""
+
+    type_name = "Sequence"
+
+    def __init__(self, pretokenizers: list[PreTokenizer]) -> None:
+        self.pretokenizers = list(pretokenizers)
+
+    def split(self, ns: NormalizedString) -> list[NormalizedString]:
+        pieces = [ns]
+        for pt in self.pretokenizers:
+            nxt: list[NormalizedString] = []
+            for p in pieces:
+                nxt.extend(pt.split(p))
+            pieces = nxt
+        return pieces
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "Sequence", "pretokenizers": [p.to_dict() for p in self.pretokenizers]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "") -> Sequence:
+        return cls(
+            [
+                pre_tokenizer_from_dict(d, path=path, where=f"{where}.pretokenizers[{i}]")
+                for i, d in enumerate(data["pretokenizers"])
+            ]
+        )
+
+    def __getitem__(self, i: int) -> PreTokenizer:
+        return self.pretokenizers[i]
+
+    def __len__(self) -> int:
+        return len(self.pretokenizers)
+
+
+REGISTRY: dict[str, type[PreTokenizer]] = {
+    c.type_name: c
+    for c in (
+        ByteLevel,
+        Whitespace,
+        WhitespaceSplit,
+        BertPreTokenizer,
+        Metaspace,
+        Punctuation,
+        Digits,
+        CharDelimiterSplit,
+        Split,
+        Sequence,
+    )
+}
+
+
+def pre_tokenizer_from_dict(
+    data: Any, *, path: str | None = None, where: str = "pre_tokenizer"
+) -> PreTokenizer | None:
+    """Build a pre-tokenizer from its HF ``tokenizer.json`` object."""
+    return build(REGISTRY, "pre_tokenizer", data, path=path, where=where)
