@@ -34,7 +34,9 @@ class Component:
         return out
 
     @classmethod
-    def from_dict(cls: type[C], data: dict[str, Any], *, path: str | None = None, where: str = "") -> C:
+    def from_dict(
+        cls: type[C], data: dict[str, Any], *, path: str | None = None, where: str = ""
+    ) -> C:
         params = inspect.signature(cls.__init__).parameters
         kwargs = {k: v for k, v in data.items() if k != "type" and k in params}
         return cls(**kwargs)
@@ -67,7 +69,9 @@ def build(
     if data is None:
         return None
     if not isinstance(data, dict):
-        raise FormatError(f"expected a {family} object, got {type(data).__name__}", path=path, where=where or None)
+        raise FormatError(
+            f"expected a {family} object, got {type(data).__name__}", path=path, where=where or None
+        )
     kind = data.get("type")
     if kind is None:
         raise FormatError(f"{family} object has no 'type' key", path=path, where=where or None)
@@ -75,14 +79,18 @@ def build(
     if cls is None:
         known = ", ".join(sorted(registry))
         raise UnknownComponentError(
-            f"unknown {family} type {kind!r}; codetok knows: {known}", path=path, where=where or None
+            f"unknown {family} type {kind!r}; codetok knows: {known}",
+            path=path,
+            where=where or None,
         )
     try:
         return cls.from_dict(data, path=path, where=where)
     except CodetokError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-        raise FormatError(f"malformed {family} {kind!r}: {e}", path=path, where=where or None) from e
+        raise FormatError(
+            f"malformed {family} {kind!r}: {e}", path=path, where=where or None
+        ) from e
 
 
 def pattern_to_dict(pattern: Any) -> dict[str, str]:
@@ -94,6 +102,10 @@ def pattern_from_any(pattern: Any) -> dict[str, str]:
     """Accept a plain string (literal) or the HF ``{"String"|"Regex": ...}`` dict."""
     if isinstance(pattern, str):
         return {"String": pattern}
-    if isinstance(pattern, dict) and len(pattern) == 1 and next(iter(pattern)) in ("String", "Regex"):
+    if (
+        isinstance(pattern, dict)
+        and len(pattern) == 1
+        and next(iter(pattern)) in ("String", "Regex")
+    ):
         return dict(pattern)
     raise ValueError(f"pattern must be a string or {{'String'|'Regex': ...}}, got {pattern!r}")

@@ -51,7 +51,9 @@ class AddedToken:
 
     def __post_init__(self) -> None:
         if not isinstance(self.content, str) or not self.content:
-            raise VocabularyError(f"an added token needs non-empty string content, got {self.content!r}")
+            raise VocabularyError(
+                f"an added token needs non-empty string content, got {self.content!r}"
+            )
         if self.normalized is None:
             self.normalized = not self.special
 
@@ -74,7 +76,9 @@ class AddedToken:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "added_tokens") -> AddedToken:
+    def from_dict(
+        cls, data: dict[str, Any], *, path: str | None = None, where: str = "added_tokens"
+    ) -> AddedToken:
         try:
             return cls(
                 data["content"],
@@ -157,7 +161,12 @@ class AddedVocabulary:
     def __len__(self) -> int:
         return len(self.tokens)
 
-    def add(self, tokens: Iterable[AddedToken], model_token_to_id: Callable[[str], int | None], model_size: int) -> int:
+    def add(
+        self,
+        tokens: Iterable[AddedToken],
+        model_token_to_id: Callable[[str], int | None],
+        model_size: int,
+    ) -> int:
         """Add tokens; returns how many changed the vocabulary (HF counting).
 
         A token identical (content and options) to one already added is ignored; a known
@@ -239,7 +248,9 @@ class AddedVocabulary:
     def matchers(self, normalize: Callable[[str], str] | None) -> tuple[_Matcher, _Matcher]:
         return self._build(normalize)
 
-    def find(self, text: str, matcher: _Matcher, skip: frozenset[str] | None) -> list[tuple[int | None, Span]]:
+    def find(
+        self, text: str, matcher: _Matcher, skip: frozenset[str] | None
+    ) -> list[tuple[int | None, Span]]:
         """Split ``text`` into ``(token_id | None, span)`` parts covering it in order."""
         if matcher.regex is None or not text:
             return [(None, (0, len(text)))]
@@ -254,7 +265,9 @@ class AddedVocabulary:
             if skip is not None and tok.special and tok.content in skip:
                 continue
             if tok.single_word:
-                if (start > 0 and _is_word_char(text[start - 1])) or (stop < n and _is_word_char(text[stop])):
+                if (start > 0 and _is_word_char(text[start - 1])) or (
+                    stop < n and _is_word_char(text[stop])
+                ):
                     continue
             if tok.lstrip:
                 s = start

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import regex
-
 from ._bytes import CHAR_TO_BYTE
+from ._regex import compile_pattern
 from ._serde import Component, build, pattern_from_any
 
 __all__ = [
@@ -78,7 +77,9 @@ class ByteLevel(Decoder):
 
     type_name = "ByteLevel"
 
-    def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True) -> None:
+    def __init__(
+        self, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True
+    ) -> None:
         self.add_prefix_space = add_prefix_space
         self.trim_offsets = trim_offsets
         self.use_regex = use_regex
@@ -123,13 +124,17 @@ class Metaspace(Decoder):
 
     type_name = "Metaspace"
 
-    def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always", split: bool = True) -> None:
+    def __init__(
+        self, replacement: str = "\u2581", prepend_scheme: str = "always", split: bool = True
+    ) -> None:
         self.replacement = replacement
         self.prepend_scheme = prepend_scheme
         self.split = split
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "") -> Metaspace:
+    def from_dict(
+        cls, data: dict[str, Any], *, path: str | None = None, where: str = ""
+    ) -> Metaspace:
         scheme = data.get("prepend_scheme")
         if scheme is None:
             scheme = "always" if data.get("add_prefix_space", True) else "never"
@@ -229,7 +234,7 @@ class Strip(Decoder):
             a = 0
             while a < self.start and t.startswith(c, a * len(c)):
                 a += 1
-            t2 = t[a * len(c):]
+            t2 = t[a * len(c) :]
             b = 0
             while b < self.stop and t2.endswith(c * (b + 1)) and len(t2) >= (b + 1) * len(c):
                 b += 1
@@ -245,10 +250,7 @@ class Replace(Decoder):
     def __init__(self, pattern: Any, content: str) -> None:
         self.pattern = pattern_from_any(pattern)
         self.content = content
-        if "String" in self.pattern:
-            self._re = regex.compile(regex.escape(self.pattern["String"]))
-        else:
-            self._re = regex.compile(self.pattern["Regex"])
+        self._re = compile_pattern(self.pattern)
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         content = self.content
@@ -260,7 +262,9 @@ class CTC(Decoder):
 
     type_name = "CTC"
 
-    def __init__(self, pad_token: str = "<pad>", word_delimiter_token: str = "|", cleanup: bool = True) -> None:
+    def __init__(
+        self, pad_token: str = "<pad>", word_delimiter_token: str = "|", cleanup: bool = True
+    ) -> None:
         self.pad_token = pad_token
         self.word_delimiter_token = word_delimiter_token
         self.cleanup = cleanup
@@ -298,18 +302,36 @@ class Sequence(Decoder):
         return {"type": "Sequence", "decoders": [d.to_dict() for d in self.decoders]}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "") -> Sequence:
+    def from_dict(
+        cls, data: dict[str, Any], *, path: str | None = None, where: str = ""
+    ) -> Sequence:
         return cls(
-            [decoder_from_dict(d, path=path, where=f"{where}.decoders[{i}]") for i, d in enumerate(data["decoders"])]
+            [
+                decoder_from_dict(d, path=path, where=f"{where}.decoders[{i}]")
+                for i, d in enumerate(data["decoders"])
+            ]
         )
 
 
 REGISTRY: dict[str, type[Decoder]] = {
     c.type_name: c
-    for c in (ByteLevel, WordPiece, Metaspace, BPEDecoder, ByteFallback, Fuse, Strip, Replace, CTC, Sequence)
+    for c in (
+        ByteLevel,
+        WordPiece,
+        Metaspace,
+        BPEDecoder,
+        ByteFallback,
+        Fuse,
+        Strip,
+        Replace,
+        CTC,
+        Sequence,
+    )
 }
 
 
-def decoder_from_dict(data: Any, *, path: str | None = None, where: str = "decoder") -> Decoder | None:
+def decoder_from_dict(
+    data: Any, *, path: str | None = None, where: str = "decoder"
+) -> Decoder | None:
     """Build a decoder from its HF ``tokenizer.json`` object."""
     return build(REGISTRY, "decoder", data, path=path, where=where)

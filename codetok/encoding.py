@@ -69,7 +69,9 @@ class Encoding:
         self.tokens = tokens if tokens is not None else [""] * n
         self.offsets = offsets if offsets is not None else [(0, 0)] * n
         self.word_ids = word_ids if word_ids is not None else [None] * n
-        self.special_tokens_mask = special_tokens_mask if special_tokens_mask is not None else [0] * n
+        self.special_tokens_mask = (
+            special_tokens_mask if special_tokens_mask is not None else [0] * n
+        )
         self.attention_mask = attention_mask if attention_mask is not None else [1] * n
         self.overflowing = overflowing if overflowing is not None else []
         self.sequence_ranges = sequence_ranges if sequence_ranges is not None else {}
@@ -223,7 +225,9 @@ class Encoding:
                 "lower stride or raise max_length"
             )
         if direction not in ("right", "left"):
-            raise ConfigurationError(f"truncation direction must be 'right' or 'left', got {direction!r}")
+            raise ConfigurationError(
+                f"truncation direction must be 'right' or 'left', got {direction!r}"
+            )
         step = max_length - stride
         ranges: list[tuple[int, int]] = []
         if direction == "right":
@@ -280,7 +284,9 @@ class Encoding:
             self.special_tokens_mask = self.special_tokens_mask + [1] * k
             self.offsets = self.offsets + [(0, 0)] * k
         else:
-            raise ConfigurationError(f"padding direction must be 'right' or 'left', got {direction!r}")
+            raise ConfigurationError(
+                f"padding direction must be 'right' or 'left', got {direction!r}"
+            )
 
     def merge_with(self, pair: Encoding, growing_offsets: bool = False) -> None:
         """Append ``pair`` to this encoding, combining the overflowing parts as HF does."""
@@ -338,7 +344,9 @@ def _to_tensor(name: str, value: Any, tensor_type: str) -> Any:
         try:
             import torch
         except ImportError as e:
-            raise ConfigurationError("return_tensors='pt' needs torch installed; use 'np' otherwise") from e
+            raise ConfigurationError(
+                "return_tensors='pt' needs torch installed; use 'np' otherwise"
+            ) from e
         try:
             return torch.tensor(value, dtype=torch.long)
         except (ValueError, TypeError) as e:
@@ -388,7 +396,9 @@ class BatchEncoding(UserDict):
     def __getitem__(self, key: str | int) -> Any:
         if isinstance(key, int):
             if self.encodings is None:
-                raise KeyError("integer indexing needs the encodings (built by a codetok Tokenizer)")
+                raise KeyError(
+                    "integer indexing needs the encodings (built by a codetok Tokenizer)"
+                )
             return self.encodings[key]
         return self.data[key]
 
@@ -416,7 +426,9 @@ class BatchEncoding(UserDict):
     def sequence_ids(self, batch_index: int = 0) -> list[int | None]:
         return self._enc(batch_index).sequence_ids
 
-    def char_to_token(self, batch_index: int, char_index: int | None = None, sequence_index: int = 0) -> int | None:
+    def char_to_token(
+        self, batch_index: int, char_index: int | None = None, sequence_index: int = 0
+    ) -> int | None:
         if char_index is None:
             batch_index, char_index = 0, batch_index
         return self._enc(batch_index).char_to_token(char_index, sequence_index)

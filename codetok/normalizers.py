@@ -15,6 +15,7 @@ from typing import Any
 import regex
 
 from ._bytes import bytes_to_unicode
+from ._regex import compile_pattern
 from ._serde import Component, build, pattern_from_any
 from .offsets import NormalizedString
 
@@ -202,14 +203,7 @@ class StripAccents(Normalizer):
     def normalize(self, ns: NormalizedString) -> None:
         if ns.text.isascii():
             return
-        cat = unicodedata.category
-        _drop_chars(ns, lambda c: cat(c) != "Mn")
-
-
-def _compile_pattern(pattern: dict[str, str]) -> regex.Pattern[str]:
-    if "String" in pattern:
-        return regex.compile(regex.escape(pattern["String"]))
-    return regex.compile(pattern["Regex"])
+        _drop_chars(ns, lambda c: _MN_RE.match(c) is None)
 
 
 class Replace(Normalizer):
@@ -225,7 +219,7 @@ class Replace(Normalizer):
     def __init__(self, pattern: Any, content: str) -> None:
         self.pattern = pattern_from_any(pattern)
         self.content = content
-        self._re = _compile_pattern(self.pattern)
+        self._re = compile_pattern(self.pattern)
 
     def normalize(self, ns: NormalizedString) -> None:
         text = ns.text
@@ -258,10 +252,16 @@ class Prepend(Normalizer):
         ns.prepend(self.prepend)
 
 
+# Character classes come from the regex module's Unicode tables, which track recent
+# Unicode versions as HF's Rust tables do; unicodedata lags on older Pythons.
+_CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}\p{Cn}\p{Co}]")
+_MN_RE = regex.compile(r"\p{Mn}")
+
+
 def _is_control(c: str) -> bool:
     if c in "\t\n\r":
         return False
-    return unicodedata.category(c) in ("Cc", "Cf", "Cn", "Co")
+    return _CONTROL_RE.match(c) is not None
 
 
 def _is_chinese(o: int) -> bool:
@@ -316,8 +316,7 @@ class BertNormalizer(Normalizer):
         strip = self.lowercase if self.strip_accents is None else self.strip_accents
         if strip and not ns.text.isascii():
             _unicode_form(ns, "NFD")
-            cat = unicodedata.category
-            _drop_chars(ns, lambda c: cat(c) != "Mn")
+            _drop_chars(ns, lambda c: _MN_RE.match(c) is None)
         if self.lowercase:
             _lower_chars(ns)
 
@@ -371,7 +370,9 @@ class Sequence(Normalizer):
         return {"type": "Sequence", "normalizers": [n.to_dict() for n in self.normalizers]}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "") -> Sequence:
+    def from_dict(
+        cls, data: dict[str, Any], *, path: str | None = None, where: str = ""
+    ) -> Sequence:
         items = data["normalizers"]
         return cls(
             [
@@ -389,10 +390,25 @@ class Sequence(Normalizer):
 
 REGISTRY: dict[str, type[Normalizer]] = {
     c.type_name: c
-    for c in (NFC, NFD, NFKC, NFKD, Lowercase, Strip, StripAccents, Replace, Prepend, BertNormalizer, ByteLevel, Sequence)
+    for c in (
+        NFC,
+        NFD,
+        NFKC,
+        NFKD,
+        Lowercase,
+        Strip,
+        StripAccents,
+        Replace,
+        Prepend,
+        BertNormalizer,
+        ByteLevel,
+        Sequence,
+    )
 }
 
 
-def normalizer_from_dict(data: Any, *, path: str | None = None, where: str = "normalizer") -> Normalizer | None:
+def normalizer_from_dict(
+    data: Any, *, path: str | None = None, where: str = "normalizer"
+) -> Normalizer | None:
     """Build a normalizer from its HF ``tokenizer.json`` object (``None`` stays ``None``)."""
     return build(REGISTRY, "normalizer", data, path=path, where=where)

@@ -139,7 +139,9 @@ class NormalizedString:
         """Insert ``prefix`` before the text, aligned to the first character."""
         if not self.text or not prefix:
             return
-        self.transform([(prefix + self.text[0], 0, 1)] + [(c, i, i + 1) for i, c in enumerate(self.text) if i])
+        self.transform(
+            [(prefix + self.text[0], 0, 1)] + [(c, i, i + 1) for i, c in enumerate(self.text) if i]
+        )
 
     def append(self, suffix: str) -> None:
         """Insert ``suffix`` after the text, aligned to the last character."""
@@ -149,7 +151,9 @@ class NormalizedString:
         self.transform([(c, i, i + 1) for i, c in enumerate(self.text)] + [(suffix, n, n)])
 
     def copy(self) -> NormalizedString:
-        return NormalizedString(self.text, self.base, None if self.align is None else list(self.align))
+        return NormalizedString(
+            self.text, self.base, None if self.align is None else list(self.align)
+        )
 
 
 def char_to_byte_offsets(text: str) -> list[int]:

@@ -12,13 +12,13 @@ consecutive matches become one piece). Empty pieces are always dropped.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 import regex
 
 from ._bytes import LATIN1_TO_BYTECHAR, bytes_to_unicode
+from ._regex import compile_onig, compile_pattern
 from ._serde import Component, build, pattern_from_any
 from .errors import ConfigurationError
 from .normalizers import RUST_WHITESPACE
@@ -61,73 +61,64 @@ def _behavior(value: str) -> str:
     return b
 
 
-def split_spans(n: int, matches: list[Span], behavior: str) -> list[Span]:
+def segments(n: int, matches: list[Span]) -> list[tuple[int, int, bool]]:
+    """Cover ``[0, n)`` with ``(start, end, is_match)`` segments around sorted matches."""
+    out: list[tuple[int, int, bool]] = []
+    pos = 0
+    for s, e in matches:
+        if s > pos:
+            out.append((pos, s, False))
+        out.append((s, e, True))
+        pos = e
+    if pos < n or not out:
+        out.append((pos, n, False))
+    return out
+
+
+def split_spans(n: int, matches: list[Span], behavior: str, invert: bool = False) -> list[Span]:
     """Turn delimiter ``matches`` (sorted, non-overlapping) over ``[0, n)`` into pieces.
+
+    With ``invert`` the matches are the pieces and the text between them the delimiters.
 
     >>> split_spans(7, [(3, 4)], "isolated")
     [(0, 3), (3, 4), (4, 7)]
     """
-    out: list[Span] = []
-    pos = 0
+    segs = segments(n, matches)
+    if invert:
+        segs = [(s, e, not m) for s, e, m in segs]
+    out: list[list[int]] = []
     if behavior == "removed":
-        for s, e in matches:
-            if s > pos:
-                out.append((pos, s))
-            pos = e
-        if pos < n:
-            out.append((pos, n))
+        out = [[s, e] for s, e, m in segs if not m]
     elif behavior == "isolated":
-        for s, e in matches:
-            if s > pos:
-                out.append((pos, s))
-            if e > s:
-                out.append((s, e))
-            pos = e
-        if pos < n:
-            out.append((pos, n))
+        out = [[s, e] for s, e, _ in segs]
     elif behavior == "merged_with_previous":
-        for _s, e in matches:
-            if e > pos:
-                out.append((pos, e))
-            pos = e
-        if pos < n:
-            out.append((pos, n))
+        prev = False
+        for s, e, m in segs:
+            if m and not prev and out:
+                out[-1][1] = e
+            else:
+                out.append([s, e])
+            prev = m
     elif behavior == "merged_with_next":
-        return _merge_next_spans(n, matches)
+        prev = False
+        for s, e, m in reversed(segs):
+            if m and not prev and out:
+                out[-1][0] = s
+            else:
+                out.append([s, e])
+            prev = m
+        out.reverse()
     elif behavior == "contiguous":
-        run_start = run_end = -1
-        for s, e in matches:
-            if s == e:
-                continue
-            if s == run_end:
-                run_end = e
-                continue
-            if run_start >= 0:
-                out.append((run_start, run_end))
-                pos = run_end
-            if s > pos:
-                out.append((pos, s))
-            run_start, run_end = s, e
-        if run_start >= 0:
-            out.append((run_start, run_end))
-            pos = run_end
-        if pos < n:
-            out.append((pos, n))
+        prev = False
+        for s, e, m in segs:
+            if m == prev and out:
+                out[-1][1] = e
+            else:
+                out.append([s, e])
+            prev = m
     else:  # pragma: no cover - guarded by _behavior
         raise ConfigurationError(f"unknown behavior {behavior!r}")
-    return out
-
-
-def _merge_next_spans(n: int, matches: list[Span]) -> list[Span]:
-    out: list[Span] = []
-    pos = 0
-    for s, _e in matches:
-        if s > pos:
-            out.append((pos, s))
-            pos = s
-    if pos < n:
-        out.append((pos, n))
-    return out
+    return [(s, e) for s, e in out if e > s]
 
 
 def _cut(ns: NormalizedString, spans: list[Span]) -> list[NormalizedString]:
@@ -152,7 +143,9 @@ class PreTokenizer(Component):
         >>> Whitespace().pre_tokenize_str("Hi there!")
         [('Hi', (0, 2)), ('there', (3, 8)), ('!', (8, 9))]
         """
-        return [(p.text, p.original_span(0, len(p.text))) for p in self.split(NormalizedString(text))]
+        return [
+            (p.text, p.original_span(0, len(p.text))) for p in self.split(NormalizedString(text))
+        ]
 
 
 class _RegexSplit(PreTokenizer):
@@ -167,27 +160,10 @@ class _RegexSplit(PreTokenizer):
         if not text:
             return []
         matches = [m.span() for m in self._regex.finditer(text)]
-        if self._invert:
-            # Matches are the pieces to keep; everything else is the delimiter.
-            spans = split_spans(len(text), _complement(len(text), matches), self._behavior)
-        else:
-            spans = split_spans(len(text), matches, self._behavior)
-        return _cut(ns, spans)
+        return _cut(ns, split_spans(len(text), matches, self._behavior, self._invert))
 
 
-def _complement(n: int, matches: list[Span]) -> list[Span]:
-    out: list[Span] = []
-    pos = 0
-    for s, e in matches:
-        if s > pos:
-            out.append((pos, s))
-        pos = max(pos, e)
-    if pos < n:
-        out.append((pos, n))
-    return out
-
-
-_GPT2_RE = regex.compile(GPT2_PATTERN)
+_GPT2_RE = compile_onig(GPT2_PATTERN)
 
 
 class ByteLevel(PreTokenizer):
@@ -201,7 +177,9 @@ class ByteLevel(PreTokenizer):
 
     type_name = "ByteLevel"
 
-    def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True) -> None:
+    def __init__(
+        self, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True
+    ) -> None:
         self.add_prefix_space = add_prefix_space
         self.trim_offsets = trim_offsets
         self.use_regex = use_regex
@@ -242,6 +220,8 @@ class Whitespace(_RegexSplit):
     r"""Split into ``\w+`` and ``[^\w\s]+`` runs; whitespace is dropped."""
 
     type_name = "Whitespace"
+    # HF compiles this one with Rust's regex crate, whose \w is the UTS #18 class that
+    # the regex module uses too (joiners included), not Oniguruma's.
     _regex = regex.compile(r"\w+|[^\w\s]+")
     _behavior = "removed"
     _invert = True
@@ -254,13 +234,19 @@ class WhitespaceSplit(PreTokenizer):
 
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
         text = ns.text
-        return _cut(ns, split_spans(len(text), _char_matches(text, RUST_WHITESPACE.__contains__), "removed"))
+        return _cut(
+            ns, split_spans(len(text), _char_matches(text, RUST_WHITESPACE.__contains__), "removed")
+        )
+
+
+_PUNCT_RE = regex.compile(r"\p{P}")
+_NUMERIC_RE = regex.compile(r"\p{N}")
 
 
 def _is_punctuation(c: str) -> bool:
     if c < "\x80":
         return c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
-    return unicodedata.category(c).startswith("P")
+    return _PUNCT_RE.match(c) is not None
 
 
 class BertPreTokenizer(PreTokenizer):
@@ -271,9 +257,13 @@ class BertPreTokenizer(PreTokenizer):
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
         text = ns.text
         out: list[NormalizedString] = []
-        for piece in _cut(ns, split_spans(len(text), _char_matches(text, RUST_WHITESPACE.__contains__), "removed")):
+        for piece in _cut(
+            ns, split_spans(len(text), _char_matches(text, RUST_WHITESPACE.__contains__), "removed")
+        ):
             t = piece.text
-            out.extend(_cut(piece, split_spans(len(t), _char_matches(t, _is_punctuation), "isolated")))
+            out.extend(
+                _cut(piece, split_spans(len(t), _char_matches(t, _is_punctuation), "isolated"))
+            )
         return out
 
 
@@ -292,11 +282,15 @@ class Metaspace(PreTokenizer):
 
     type_name = "Metaspace"
 
-    def __init__(self, replacement: str = "\u2581", prepend_scheme: str = "always", split: bool = True) -> None:
+    def __init__(
+        self, replacement: str = "\u2581", prepend_scheme: str = "always", split: bool = True
+    ) -> None:
         if len(replacement) != 1:
             raise ConfigurationError(f"replacement must be one character, got {replacement!r}")
         if prepend_scheme not in _PREPEND_SCHEMES:
-            raise ConfigurationError(f"prepend_scheme must be one of {_PREPEND_SCHEMES}, got {prepend_scheme!r}")
+            raise ConfigurationError(
+                f"prepend_scheme must be one of {_PREPEND_SCHEMES}, got {prepend_scheme!r}"
+            )
         self.replacement = replacement
         self.prepend_scheme = prepend_scheme
         self.split_ = split
@@ -310,7 +304,9 @@ class Metaspace(PreTokenizer):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "") -> Metaspace:
+    def from_dict(
+        cls, data: dict[str, Any], *, path: str | None = None, where: str = ""
+    ) -> Metaspace:
         scheme = data.get("prepend_scheme")
         if scheme is None:  # legacy files: add_prefix_space
             scheme = "always" if data.get("add_prefix_space", True) else "never"
@@ -331,7 +327,7 @@ class Metaspace(PreTokenizer):
         if not self.split_:
             return [ns]
         t = ns.text
-        return _cut(ns, _merge_next_spans(len(t), _char_matches(t, rep.__eq__)))
+        return _cut(ns, split_spans(len(t), _char_matches(t, rep.__eq__), "merged_with_next"))
 
 
 class Punctuation(PreTokenizer):
@@ -351,7 +347,7 @@ class Punctuation(PreTokenizer):
 
 
 def _is_numeric(c: str) -> bool:
-    return unicodedata.category(c) in ("Nd", "Nl", "No")
+    return _NUMERIC_RE.match(c) is not None
 
 
 class Digits(PreTokenizer):
@@ -398,13 +394,7 @@ class Split(_RegexSplit):
         self.pattern = pattern_from_any(pattern)
         self.behavior = _behavior(behavior)
         self.invert = invert
-        if "String" in self.pattern:
-            self._regex = regex.compile(regex.escape(self.pattern["String"]))
-        else:
-            try:
-                self._regex = regex.compile(self.pattern["Regex"])
-            except regex.error as e:
-                raise ConfigurationError(f"invalid Split regex {self.pattern['Regex']!r}: {e}") from e
+        self._regex = compile_pattern(self.pattern)
         self._behavior = self.behavior
         self._invert = invert
 
@@ -438,7 +428,9 @@ class Sequence(PreTokenizer):
         return {"type": "Sequence", "pretokenizers": [p.to_dict() for p in self.pretokenizers]}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "") -> Sequence:
+    def from_dict(
+        cls, data: dict[str, Any], *, path: str | None = None, where: str = ""
+    ) -> Sequence:
         return cls(
             [
                 pre_tokenizer_from_dict(d, path=path, where=f"{where}.pretokenizers[{i}]")

@@ -43,23 +43,35 @@ class PostProcessor(Component):
         """How many special tokens :meth:`process` adds."""
         raise NotImplementedError
 
-    def process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
+    def process(
+        self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
+    ) -> Encoding:
         encodings = [encoding] if pair is None else [encoding, pair]
         for i, e in enumerate(encodings):
             e.set_sequence_id(i)
         return Encoding.merge(self.process_encodings(encodings, add_special_tokens), False)
 
-    def process_encodings(self, encodings: list[Encoding], add_special_tokens: bool) -> list[Encoding]:
+    def process_encodings(
+        self, encodings: list[Encoding], add_special_tokens: bool
+    ) -> list[Encoding]:
         raise NotImplementedError
 
 
 def _special(ids: list[int], tokens: list[str], type_id: int) -> Encoding:
     n = len(ids)
-    return Encoding(list(ids), [type_id] * n, list(tokens), [(0, 0)] * n, [None] * n, [1] * n, [1] * n)
+    return Encoding(
+        list(ids), [type_id] * n, list(tokens), [(0, 0)] * n, [None] * n, [1] * n, [1] * n
+    )
 
 
-def _wrap(enc: Encoding, before: list[tuple[int, str]], after: list[tuple[int, str]], seq: int,
-          type_before: int, type_after: int) -> Encoding:
+def _wrap(
+    enc: Encoding,
+    before: list[tuple[int, str]],
+    after: list[tuple[int, str]],
+    seq: int,
+    type_before: int,
+    type_after: int,
+) -> Encoding:
     """``before + enc + after`` with the pieces marked special and the sequence range set."""
     nb, na = len(before), len(after)
     out = Encoding(
@@ -85,7 +97,9 @@ class BertProcessing(PostProcessor):
 
     type_name = "BertProcessing"
 
-    def __init__(self, sep: tuple[str, int] = ("[SEP]", 102), cls: tuple[str, int] = ("[CLS]", 101)) -> None:
+    def __init__(
+        self, sep: tuple[str, int] = ("[SEP]", 102), cls: tuple[str, int] = ("[CLS]", 101)
+    ) -> None:
         self.sep = (str(sep[0]), int(sep[1]))
         self.cls = (str(cls[0]), int(cls[1]))
 
@@ -101,7 +115,9 @@ class BertProcessing(PostProcessor):
     def _second(self, e: Encoding) -> Encoding:
         return _wrap(e, [], [(self.sep[1], self.sep[0])], 1, 1, 1)
 
-    def process_encodings(self, encodings: list[Encoding], add_special_tokens: bool) -> list[Encoding]:
+    def process_encodings(
+        self, encodings: list[Encoding], add_special_tokens: bool
+    ) -> list[Encoding]:
         if not add_special_tokens:
             return encodings
         out = []
@@ -118,7 +134,9 @@ def trim_byte_level_offsets(enc: Encoding, add_prefix_space: bool) -> None:
     space = "\u0120"
     offsets = enc.offsets
     for i, tok in enumerate(enc.tokens):
-        if not tok or (tok[0] != space and tok[-1] != space and not tok[0].isspace() and not tok[-1].isspace()):
+        if not tok or (
+            tok[0] != space and tok[-1] != space and not tok[0].isspace() and not tok[-1].isspace()
+        ):
             continue
         lead = 0
         for c in tok:
@@ -171,7 +189,9 @@ class RobertaProcessing(PostProcessor):
     def added_tokens(self, is_pair: bool) -> int:
         return 4 if is_pair else 2
 
-    def process_encodings(self, encodings: list[Encoding], add_special_tokens: bool) -> list[Encoding]:
+    def process_encodings(
+        self, encodings: list[Encoding], add_special_tokens: bool
+    ) -> list[Encoding]:
         if self.trim_offsets:
             for e in encodings:
                 trim_byte_level_offsets(e, self.add_prefix_space)
@@ -183,11 +203,14 @@ class RobertaProcessing(PostProcessor):
         out = []
         for i, e in enumerate(encodings):
             if i == 0:
+
                 def f(x: Encoding) -> Encoding:
                     return _wrap(x, [cls], [sep], 0, 0, 0)
             else:
+
                 def f(x: Encoding) -> Encoding:
                     return _wrap(x, [sep], [sep], 1, 0, 0)
+
             new = f(e)
             new.overflowing = [f(o) for o in e.overflowing]
             out.append(new)
@@ -199,7 +222,9 @@ class ByteLevel(PostProcessor):
 
     type_name = "ByteLevel"
 
-    def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True) -> None:
+    def __init__(
+        self, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True
+    ) -> None:
         self.add_prefix_space = add_prefix_space
         self.trim_offsets = trim_offsets
         self.use_regex = use_regex
@@ -207,13 +232,19 @@ class ByteLevel(PostProcessor):
     def added_tokens(self, is_pair: bool) -> int:
         return 0
 
-    def process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
-        encodings = self.process_encodings([encoding] if pair is None else [encoding, pair], add_special_tokens)
+    def process(
+        self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
+    ) -> Encoding:
+        encodings = self.process_encodings(
+            [encoding] if pair is None else [encoding, pair], add_special_tokens
+        )
         for i, e in enumerate(encodings):
             e.set_sequence_id(i)
         return default_process(encodings, add_special_tokens)
 
-    def process_encodings(self, encodings: list[Encoding], add_special_tokens: bool) -> list[Encoding]:
+    def process_encodings(
+        self, encodings: list[Encoding], add_special_tokens: bool
+    ) -> list[Encoding]:
         if self.trim_offsets:
             for e in encodings:
                 trim_byte_level_offsets(e, self.add_prefix_space)
@@ -276,12 +307,18 @@ class TemplateProcessing(PostProcessor):
         self.special_tokens: dict[str, dict[str, Any]] = {}
         if isinstance(special_tokens, dict):
             for name, d in special_tokens.items():
-                self.special_tokens[name] = {"id": d.get("id", name), "ids": list(d["ids"]), "tokens": list(d["tokens"])}
+                self.special_tokens[name] = {
+                    "id": d.get("id", name),
+                    "ids": list(d["ids"]),
+                    "tokens": list(d["tokens"]),
+                }
         else:
             for item in special_tokens or []:
                 if isinstance(item, dict):
                     self.special_tokens[item["id"]] = {
-                        "id": item["id"], "ids": list(item["ids"]), "tokens": list(item["tokens"])
+                        "id": item["id"],
+                        "ids": list(item["ids"]),
+                        "tokens": list(item["tokens"]),
                     }
                 else:
                     tok, tid = item
@@ -299,13 +336,20 @@ class TemplateProcessing(PostProcessor):
                 )
         if not any(k == "seq" and n == "A" for k, n, _ in self.single):
             raise ConfigurationError("TemplateProcessing: the single template must contain $A")
-        if not (any(n == "A" for k, n, _ in self.pair if k == "seq") and any(n == "B" for k, n, _ in self.pair if k == "seq")):
-            raise ConfigurationError("TemplateProcessing: the pair template must contain both $A and $B")
+        if not (
+            any(n == "A" for k, n, _ in self.pair if k == "seq")
+            and any(n == "B" for k, n, _ in self.pair if k == "seq")
+        ):
+            raise ConfigurationError(
+                "TemplateProcessing: the pair template must contain both $A and $B"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         def items(tpl: list[tuple[str, str, int]]) -> list[dict[str, Any]]:
             return [
-                {"Sequence": {"id": n, "type_id": t}} if k == "seq" else {"SpecialToken": {"id": n, "type_id": t}}
+                {"Sequence": {"id": n, "type_id": t}}
+                if k == "seq"
+                else {"SpecialToken": {"id": n, "type_id": t}}
                 for k, n, t in tpl
             ]
 
@@ -320,7 +364,9 @@ class TemplateProcessing(PostProcessor):
         tpl = self.pair if is_pair else self.single
         return sum(len(self.special_tokens[n]["ids"]) for k, n, _ in tpl if k == "special")
 
-    def process_encodings(self, encodings: list[Encoding], add_special_tokens: bool) -> list[Encoding]:
+    def process_encodings(
+        self, encodings: list[Encoding], add_special_tokens: bool
+    ) -> list[Encoding]:
         tpl = self.pair if len(encodings) == 2 else self.single
         out = []
         for kind, name, type_id in tpl:
@@ -352,7 +398,9 @@ class Sequence(PostProcessor):
         return {"type": "Sequence", "processors": [p.to_dict() for p in self.processors]}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "") -> Sequence:
+    def from_dict(
+        cls, data: dict[str, Any], *, path: str | None = None, where: str = ""
+    ) -> Sequence:
         return cls(
             [
                 post_processor_from_dict(d, path=path, where=f"{where}.processors[{i}]")
@@ -363,7 +411,9 @@ class Sequence(PostProcessor):
     def added_tokens(self, is_pair: bool) -> int:
         return sum(p.added_tokens(is_pair) for p in self.processors)
 
-    def process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
+    def process(
+        self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
+    ) -> Encoding:
         encodings = [encoding] if pair is None else [encoding, pair]
         for i, e in enumerate(encodings):
             e.set_sequence_id(i)
@@ -371,14 +421,17 @@ class Sequence(PostProcessor):
             encodings = p.process_encodings(encodings, add_special_tokens)
         return Encoding.merge(encodings, False)
 
-    def process_encodings(self, encodings: list[Encoding], add_special_tokens: bool) -> list[Encoding]:
+    def process_encodings(
+        self, encodings: list[Encoding], add_special_tokens: bool
+    ) -> list[Encoding]:
         for p in self.processors:
             encodings = p.process_encodings(encodings, add_special_tokens)
         return encodings
 
 
 REGISTRY: dict[str, type[PostProcessor]] = {
-    c.type_name: c for c in (TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel, Sequence)
+    c.type_name: c
+    for c in (TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel, Sequence)
 }
 
 

@@ -27,10 +27,22 @@ from .processors import PostProcessor, default_process, post_processor_from_dict
 __all__ = ["Tokenizer", "TRUNCATION_STRATEGIES"]
 
 TRUNCATION_STRATEGIES = ("longest_first", "only_first", "only_second")
-_JSON_STRATEGY = {"longest_first": "LongestFirst", "only_first": "OnlyFirst", "only_second": "OnlySecond"}
+_JSON_STRATEGY = {
+    "longest_first": "LongestFirst",
+    "only_first": "OnlyFirst",
+    "only_second": "OnlySecond",
+}
 _JSON_DIRECTION = {"right": "Right", "left": "Left"}
 _LARGE = int(1e20)
-_SPECIAL_ATTRS = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+_SPECIAL_ATTRS = (
+    "bos_token",
+    "eos_token",
+    "unk_token",
+    "sep_token",
+    "pad_token",
+    "cls_token",
+    "mask_token",
+)
 
 InputSequence = str | Sequence[str]
 
@@ -69,7 +81,9 @@ class Tokenizer:
         decoder: Decoder | None = None,
     ) -> None:
         if not isinstance(model, Model):
-            raise ConfigurationError(f"model must be a codetok model (BPE, WordPiece, ...), got {type(model).__name__}")
+            raise ConfigurationError(
+                f"model must be a codetok model (BPE, WordPiece, ...), got {type(model).__name__}"
+            )
         self.model = model
         self.normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
@@ -94,7 +108,9 @@ class Tokenizer:
     @normalizer.setter
     def normalizer(self, value: Normalizer | None) -> None:
         if value is not None and not isinstance(value, Normalizer):
-            raise ConfigurationError(f"normalizer must be a codetok Normalizer, got {type(value).__name__}")
+            raise ConfigurationError(
+                f"normalizer must be a codetok Normalizer, got {type(value).__name__}"
+            )
         self._normalizer = value
         self._norm_fn = None if value is None else value.normalize_str
 
@@ -163,7 +179,11 @@ class Tokenizer:
 
     # ------------------------------------------------------------------ truncation/padding
     def enable_truncation(
-        self, max_length: int, stride: int = 0, strategy: str = "longest_first", direction: str = "right"
+        self,
+        max_length: int,
+        stride: int = 0,
+        strategy: str = "longest_first",
+        direction: str = "right",
     ) -> None:
         """Truncate every encoding to ``max_length`` tokens (special tokens included).
 
@@ -176,7 +196,12 @@ class Tokenizer:
             raise ConfigurationError(f"stride must be a non-negative int, got {stride!r}")
         strategy = _lower_key(strategy, _JSON_STRATEGY, "truncation strategy")
         direction = _lower_key(direction, _JSON_DIRECTION, "truncation direction")
-        self._truncation = {"max_length": max_length, "stride": stride, "strategy": strategy, "direction": direction}
+        self._truncation = {
+            "max_length": max_length,
+            "stride": stride,
+            "strategy": strategy,
+            "direction": direction,
+        }
 
     def no_truncation(self) -> None:
         self._truncation = None
@@ -198,9 +223,15 @@ class Tokenizer:
         """Pad to ``length``, or to the longest encoding of a batch when ``length`` is None."""
         direction = _lower_key(direction, _JSON_DIRECTION, "padding direction")
         if length is not None and (not isinstance(length, int) or length < 0):
-            raise ConfigurationError(f"padding length must be a non-negative int or None, got {length!r}")
-        if pad_to_multiple_of is not None and (not isinstance(pad_to_multiple_of, int) or pad_to_multiple_of < 0):
-            raise ConfigurationError(f"pad_to_multiple_of must be a non-negative int, got {pad_to_multiple_of!r}")
+            raise ConfigurationError(
+                f"padding length must be a non-negative int or None, got {length!r}"
+            )
+        if pad_to_multiple_of is not None and (
+            not isinstance(pad_to_multiple_of, int) or pad_to_multiple_of < 0
+        ):
+            raise ConfigurationError(
+                f"pad_to_multiple_of must be a non-negative int, got {pad_to_multiple_of!r}"
+            )
         self._padding = {
             "length": length,
             "pad_to_multiple_of": pad_to_multiple_of,
@@ -246,7 +277,9 @@ class Tokenizer:
         skip = specials - allowed
         return frozenset(skip) if skip else None
 
-    def _splits(self, text: str, skip: frozenset[str] | None) -> list[tuple[NormalizedString, int | None]]:
+    def _splits(
+        self, text: str, skip: frozenset[str] | None
+    ) -> list[tuple[NormalizedString, int | None]]:
         """Added tokens cut out, the rest normalized and pre-tokenized: (piece, added id)."""
         raw, norm = self.added.matchers(self._norm_fn)
         out: list[tuple[NormalizedString, int | None]] = []
@@ -285,7 +318,9 @@ class Tokenizer:
             w = i if word_idx is None else word_idx
             if tid is not None:
                 ids.append(tid)
-                tokens.append(piece.text)  # HF keeps the matched text (normalized, stripped spaces included)
+                tokens.append(
+                    piece.text
+                )  # HF keeps the matched text (normalized, stripped spaces included)
                 offsets.append(piece.original_span(0, len(piece.text)))
                 words.append(w)
                 continue
@@ -357,7 +392,9 @@ class Tokenizer:
         penc = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized, skip)
         return self.post_process(enc, penc, add_special_tokens)
 
-    def post_process(self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True) -> Encoding:
+    def post_process(
+        self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
+    ) -> Encoding:
         """Truncate, add special tokens, then pad (fixed length only), as HF does."""
         if self._truncation is not None:
             t = self._truncation
@@ -368,11 +405,15 @@ class Tokenizer:
                     f"max_length={max_length} leaves no room for the {n_added} special tokens the "
                     f"post-processor adds; use max_length >= {n_added}"
                 )
-            _truncate_encodings(encoding, pair, max_length - n_added, t["stride"], t["strategy"], t["direction"])
+            _truncate_encodings(
+                encoding, pair, max_length - n_added, t["stride"], t["strategy"], t["direction"]
+            )
         if self.post_processor is not None:
             final = self.post_processor.process(encoding, pair, add_special_tokens)
         else:
-            final = default_process([encoding] if pair is None else [encoding, pair], add_special_tokens)
+            final = default_process(
+                [encoding] if pair is None else [encoding, pair], add_special_tokens
+            )
         if self._padding is not None:
             _pad_encodings([final], self._padding)
         return final
@@ -395,18 +436,34 @@ class Tokenizer:
         [[0], [1]]
         """
         if isinstance(inputs, str):
-            raise ConfigurationError("encode_batch takes a list of inputs; use encode() for one str")
+            raise ConfigurationError(
+                "encode_batch takes a list of inputs; use encode() for one str"
+            )
 
         def one(item: Any) -> Encoding:
             if isinstance(item, tuple) or (
-                isinstance(item, list) and not is_pretokenized and len(item) == 2
+                isinstance(item, list)
+                and not is_pretokenized
+                and len(item) == 2
                 and all(isinstance(x, str) for x in item)
             ):
                 a, b = item
-                return self.encode(a, b, is_pretokenized, add_special_tokens,
-                                   allowed_special=allowed_special, disallowed_special=disallowed_special)
-            return self.encode(item, None, is_pretokenized, add_special_tokens,
-                               allowed_special=allowed_special, disallowed_special=disallowed_special)
+                return self.encode(
+                    a,
+                    b,
+                    is_pretokenized,
+                    add_special_tokens,
+                    allowed_special=allowed_special,
+                    disallowed_special=disallowed_special,
+                )
+            return self.encode(
+                item,
+                None,
+                is_pretokenized,
+                add_special_tokens,
+                allowed_special=allowed_special,
+                disallowed_special=disallowed_special,
+            )
 
         items = list(inputs)
         if num_threads and num_threads > 1 and len(items) > 1:
@@ -466,7 +523,9 @@ class Tokenizer:
         clean_up_tokenization_spaces: bool | None = None,
     ) -> list[str]:
         """:meth:`decode` over a batch."""
-        return [self.decode(s, skip_special_tokens, clean_up_tokenization_spaces) for s in sequences]
+        return [
+            self.decode(s, skip_special_tokens, clean_up_tokenization_spaces) for s in sequences
+        ]
 
     # ------------------------------------------------------------------ transformers-style call
     def __call__(
@@ -513,12 +572,18 @@ class Tokenizer:
             padding, truncation, max_length, pad_to_multiple_of
         )
         if is_split_into_words:
-            is_batched = isinstance(text, (list, tuple)) and bool(text) and isinstance(text[0], (list, tuple))
+            is_batched = (
+                isinstance(text, (list, tuple))
+                and bool(text)
+                and isinstance(text[0], (list, tuple))
+            )
         else:
             is_batched = isinstance(text, (list, tuple))
         if is_batched:
             if isinstance(text_pair, str):
-                raise ConfigurationError("when text is a batch, text_pair must be a list of the same length")
+                raise ConfigurationError(
+                    "when text is a batch, text_pair must be a list of the same length"
+                )
             if text_pair is not None and len(text) != len(text_pair):
                 raise ConfigurationError(
                     f"text has {len(text)} items but text_pair has {len(text_pair)}; they must match"
@@ -559,8 +624,16 @@ class Tokenizer:
         finally:
             self._truncation, self._padding = saved
 
-        want_types = "token_type_ids" in self.model_input_names if return_token_type_ids is None else return_token_type_ids
-        want_mask = "attention_mask" in self.model_input_names if return_attention_mask is None else return_attention_mask
+        want_types = (
+            "token_type_ids" in self.model_input_names
+            if return_token_type_ids is None
+            else return_token_type_ids
+        )
+        want_mask = (
+            "attention_mask" in self.model_input_names
+            if return_attention_mask is None
+            else return_attention_mask
+        )
         data: dict[str, list[Any]] = {"input_ids": []}
         if want_types:
             data["token_type_ids"] = []
@@ -599,7 +672,8 @@ class Tokenizer:
         out = BatchEncoding(data, flat, tensor_type=return_tensors)
         if not is_batched and return_tensors is None and not return_overflowing_tokens:
             out = BatchEncoding(
-                {k: (v[0] if v and isinstance(v[0], list) else v) for k, v in out.data.items()}, out.encodings
+                {k: (v[0] if v and isinstance(v[0], list) else v) for k, v in out.data.items()},
+                out.encodings,
             )
         return out
 
@@ -615,7 +689,9 @@ class Tokenizer:
         elif padding in ("longest", "max_length"):
             pad = padding
         else:
-            raise ConfigurationError(f"padding must be True, False, 'longest', 'max_length' or 'do_not_pad'; got {padding!r}")
+            raise ConfigurationError(
+                f"padding must be True, False, 'longest', 'max_length' or 'do_not_pad'; got {padding!r}"
+            )
         if truncation is True:
             trunc: str | None = "longest_first"
         elif truncation in (False, None, "do_not_truncate"):
@@ -681,7 +757,9 @@ class Tokenizer:
             "added_tokens": [tok.to_dict(tid) for tid, tok in sorted(self.added.tokens.items())],
             "normalizer": None if self.normalizer is None else self.normalizer.to_dict(),
             "pre_tokenizer": None if self.pre_tokenizer is None else self.pre_tokenizer.to_dict(),
-            "post_processor": None if self.post_processor is None else self.post_processor.to_dict(),
+            "post_processor": None
+            if self.post_processor is None
+            else self.post_processor.to_dict(),
             "decoder": None if self.decoder is None else self.decoder.to_dict(),
             "model": self.model.to_dict(),
         }
@@ -741,25 +819,35 @@ class Tokenizer:
         for i, d in enumerate(added):
             where = f"added_tokens[{i}]"
             if not isinstance(d, dict) or "id" not in d:
-                raise FormatError("each added token needs an 'id' and a 'content'", path=path, where=where)
+                raise FormatError(
+                    "each added token needs an 'id' and a 'content'", path=path, where=where
+                )
             tok.added.set_with_id(AddedToken.from_dict(d, path=path, where=where), int(d["id"]))
         trunc = data.get("truncation")
         if trunc:
             try:
                 tok.enable_truncation(
-                    int(trunc["max_length"]), int(trunc.get("stride", 0)), trunc.get("strategy", "LongestFirst"),
+                    int(trunc["max_length"]),
+                    int(trunc.get("stride", 0)),
+                    trunc.get("strategy", "LongestFirst"),
                     trunc.get("direction", "Right"),
                 )
             except (KeyError, TypeError, ValueError) as e:
-                raise FormatError(f"malformed truncation: {e}", path=path, where="truncation") from e
+                raise FormatError(
+                    f"malformed truncation: {e}", path=path, where="truncation"
+                ) from e
         pad = data.get("padding")
         if pad:
             try:
                 strat = pad.get("strategy", "BatchLongest")
                 length = strat.get("Fixed") if isinstance(strat, dict) else None
                 tok.enable_padding(
-                    pad.get("direction", "Right"), int(pad.get("pad_id", 0)), int(pad.get("pad_type_id", 0)),
-                    pad.get("pad_token", "[PAD]"), length, pad.get("pad_to_multiple_of"),
+                    pad.get("direction", "Right"),
+                    int(pad.get("pad_id", 0)),
+                    int(pad.get("pad_type_id", 0)),
+                    pad.get("pad_token", "[PAD]"),
+                    length,
+                    pad.get("pad_to_multiple_of"),
                 )
             except (KeyError, TypeError, ValueError, AttributeError) as e:
                 raise FormatError(f"malformed padding: {e}", path=path, where="padding") from e
@@ -783,8 +871,11 @@ class Tokenizer:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise FormatError(f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}", path=path,
-                              where=f"line {e.lineno}") from e
+            raise FormatError(
+                f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}",
+                path=path,
+                where=f"line {e.lineno}",
+            ) from e
         return cls.from_dict(data, path=path)
 
     @classmethod
@@ -808,7 +899,9 @@ class Tokenizer:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise FormatError(f"not UTF-8 text (byte {e.start}); a tokenizer.json is UTF-8 JSON", path=p) from e
+            raise FormatError(
+                f"not UTF-8 text (byte {e.start}); a tokenizer.json is UTF-8 JSON", path=p
+            ) from e
         return cls.from_str(text, path=p)
 
 
@@ -843,7 +936,12 @@ def _position_ids(attention_mask: list[int]) -> list[int]:
 
 
 def _truncate_encodings(
-    enc: Encoding, pair: Encoding | None, max_length: int, stride: int, strategy: str, direction: str
+    enc: Encoding,
+    pair: Encoding | None,
+    max_length: int,
+    stride: int,
+    strategy: str,
+    direction: str,
 ) -> None:
     if max_length == 0:
         enc.truncate(0, stride, direction)
@@ -896,4 +994,10 @@ def _pad_encodings(encodings: list[Encoding], params: dict[str, Any]) -> None:
     if multiple and length % multiple:
         length += multiple - length % multiple
     for e in encodings:
-        e.pad(length, params["pad_id"], params["pad_type_id"], params["pad_token"], params["direction"])
+        e.pad(
+            length,
+            params["pad_id"],
+            params["pad_type_id"],
+            params["pad_token"],
+            params["direction"],
+        )

@@ -16,7 +16,7 @@ SAMPLES = [
     "Hello, world! This is a test.",
     "The quick brown fox jumps over the lazy dog. Isn't it?",
     "def parse_http_response(raw: bytes) -> dict:\n    return {'status': 200}\n",
-    "public static void main(String[] args) { System.out.println(\"hi\"); }",
+    'public static void main(String[] args) { System.out.println("hi"); }',
     "Ünïcödé naïve café — déjà vu",
     "日本語のテキストと中文字符混合",
     "مرحبا بالعالم",

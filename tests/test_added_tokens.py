@@ -55,13 +55,22 @@ def _check(ct, hf, texts):
     for text in texts:
         h = hf.encode(text)
         c = ct.encode(text)
-        assert (c.ids, c.tokens, c.offsets, c.word_ids) == (h.ids, h.tokens, h.offsets, h.word_ids), text
+        assert (c.ids, c.tokens, c.offsets, c.word_ids) == (
+            h.ids,
+            h.tokens,
+            h.offsets,
+            h.word_ids,
+        ), text
         for skip in (True, False):
-            assert ct.decode(h.ids, skip_special_tokens=skip) == hf.decode(h.ids, skip_special_tokens=skip)
+            assert ct.decode(h.ids, skip_special_tokens=skip) == hf.decode(
+                h.ids, skip_special_tokens=skip
+            )
 
 
 @pytest.mark.parametrize("special", [False, True])
-@pytest.mark.parametrize("opts", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+@pytest.mark.parametrize(
+    "opts", OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default"
+)
 def test_added_token_options_match_hf(pair, hf_tokenizers, opts, special):
     ct, hf = pair
     hf_toks = [hf_tokenizers.AddedToken(c, special=special, **opts) for c in CONTENTS]
@@ -82,7 +91,9 @@ def test_existing_vocab_token_keeps_its_id(pair):
     assert ct.add_tokens(["hello", "brandnewtoken"]) == hf.add_tokens(["hello", "brandnewtoken"])
     # Adding the identical tokens again changes nothing; new options count as a change.
     assert ct.add_tokens(["hello"]) == hf.add_tokens(["hello"]) == 0
-    assert ct.add_tokens([AddedToken("hello", lstrip=True)]) == hf.add_tokens([_hf_added("hello", lstrip=True)])
+    assert ct.add_tokens([AddedToken("hello", lstrip=True)]) == hf.add_tokens(
+        [_hf_added("hello", lstrip=True)]
+    )
     assert ct.add_special_tokens(["[CLS]"]) == hf.add_special_tokens(["[CLS]"]) == 0
     assert ct.token_to_id("hello") == hf.token_to_id("hello")
     assert ct.token_to_id("brandnewtoken") == hf.token_to_id("brandnewtoken")

@@ -39,7 +39,10 @@ def _same(ce, he):
 def test_single_matches_hf(pair, samples, add_special):
     ct, hf = pair
     for text in samples:
-        _same(ct.encode(text, add_special_tokens=add_special), hf.encode(text, add_special_tokens=add_special))
+        _same(
+            ct.encode(text, add_special_tokens=add_special),
+            hf.encode(text, add_special_tokens=add_special),
+        )
 
 
 def test_pairs_match_hf(pair, samples):

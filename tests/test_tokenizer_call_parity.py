@@ -24,7 +24,12 @@ TEXTS = [
     "def parse_http_response(raw: bytes) -> dict: return {'status': 200}",
     "Ünïcödé naïve café — déjà vu, 日本語 [MASK] done",
 ]
-PAIRS = ["a question?", "another, much longer second sequence that goes on and on and on", "x", "[SEP] odd"]
+PAIRS = [
+    "a question?",
+    "another, much longer second sequence that goes on and on and on",
+    "x",
+    "[SEP] odd",
+]
 
 KEYS = [
     "input_ids",
@@ -75,7 +80,9 @@ def _compare(ct, hf, kwargs):
     h_status, h = _run(hf, dict(kwargs))
     c_status, c = _run(ct, dict(kwargs))
     if h_status == "error":
-        assert c_status == "error", f"transformers failed ({type(h).__name__}: {h}) but codetok returned {c}"
+        assert c_status == "error", (
+            f"transformers failed ({type(h).__name__}: {h}) but codetok returned {c}"
+        )
         assert isinstance(c, CodetokError), f"codetok raised a non-codetok error: {c!r}"
         return
     assert c_status == "ok", f"codetok failed where transformers did not: {c!r}"
@@ -84,8 +91,16 @@ def _compare(ct, hf, kwargs):
         if key in h:
             hv, cv = h[key], c[key]
             if key == "offset_mapping":
-                hv = [[tuple(o) for o in row] for row in hv] if hv and isinstance(hv[0], list) else [tuple(o) for o in hv]
-                cv = [[tuple(o) for o in row] for row in cv] if cv and isinstance(cv[0], list) else [tuple(o) for o in cv]
+                hv = (
+                    [[tuple(o) for o in row] for row in hv]
+                    if hv and isinstance(hv[0], list)
+                    else [tuple(o) for o in hv]
+                )
+                cv = (
+                    [[tuple(o) for o in row] for row in cv]
+                    if cv and isinstance(cv[0], list)
+                    else [tuple(o) for o in cv]
+                )
             assert cv == hv, f"{key} differs for {kwargs}"
 
 
@@ -126,12 +141,25 @@ def test_call_matrix(toks, padding, truncation, is_pair):
 def test_single_example_unbatched(toks, is_pair):
     ct, hf = toks
     for text, pair in zip(TEXTS, PAIRS):
-        kwargs = dict(text=text, text_pair=pair if is_pair else None, return_offsets_mapping=True,
-                      _padding_side="right", _truncation_side="right")
+        kwargs = dict(
+            text=text,
+            text_pair=pair if is_pair else None,
+            return_offsets_mapping=True,
+            _padding_side="right",
+            _truncation_side="right",
+        )
         _compare(ct, hf, kwargs)
-        kwargs = dict(text=text, text_pair=pair if is_pair else None, max_length=7, truncation=True,
-                      padding="max_length", return_overflowing_tokens=True, stride=2,
-                      _padding_side="left", _truncation_side="right")
+        kwargs = dict(
+            text=text,
+            text_pair=pair if is_pair else None,
+            max_length=7,
+            truncation=True,
+            padding="max_length",
+            return_overflowing_tokens=True,
+            stride=2,
+            _padding_side="left",
+            _truncation_side="right",
+        )
         _compare(ct, hf, kwargs)
 
 
@@ -141,7 +169,14 @@ def test_split_into_words(toks):
     for kwargs in (
         dict(text=words, is_split_into_words=True, padding=True, return_offsets_mapping=True),
         dict(text=words[1], is_split_into_words=True, return_offsets_mapping=True),
-        dict(text=words, text_pair=words[::-1], is_split_into_words=True, padding=True, truncation=True, max_length=8),
+        dict(
+            text=words,
+            text_pair=words[::-1],
+            is_split_into_words=True,
+            padding=True,
+            truncation=True,
+            max_length=8,
+        ),
     ):
         kwargs.update(_padding_side="right", _truncation_side="right")
         _compare(ct, hf, kwargs)

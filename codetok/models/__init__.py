@@ -40,7 +40,9 @@ def model_from_dict(data: Any, *, path: str | None = None, where: str = "model")
         FormatError: the object is malformed.
     """
     if not isinstance(data, dict):
-        raise FormatError(f"expected a model object, got {type(data).__name__}", path=path, where=where)
+        raise FormatError(
+            f"expected a model object, got {type(data).__name__}", path=path, where=where
+        )
     registry = _registry()
     kind = data.get("type")
     if kind is None:
@@ -58,7 +60,9 @@ def model_from_dict(data: Any, *, path: str | None = None, where: str = "model")
     cls = registry.get(kind)
     if cls is None:
         raise UnknownComponentError(
-            f"unknown model type {kind!r}; codetok knows: {', '.join(sorted(registry))}", path=path, where=where
+            f"unknown model type {kind!r}; codetok knows: {', '.join(sorted(registry))}",
+            path=path,
+            where=where,
         )
     try:
         return cls.from_dict(data, path=path)

@@ -21,7 +21,9 @@ class WordLevel(Model):
 
     type_name = "WordLevel"
 
-    def __init__(self, vocab: dict[str, int] | None = None, unk_token: str | None = "<unk>") -> None:
+    def __init__(
+        self, vocab: dict[str, int] | None = None, unk_token: str | None = "<unk>"
+    ) -> None:
         self.vocab: dict[str, int] = dict(vocab or {})
         self.unk_token = unk_token
         self._rebuild()
@@ -68,8 +70,12 @@ class WordLevel(Model):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "model") -> WordLevel:
+    def from_dict(
+        cls, data: dict[str, Any], *, path: str | None = None, where: str = "model"
+    ) -> WordLevel:
         vocab = data.get("vocab")
         if not isinstance(vocab, dict):
-            raise FormatError("WordLevel needs a 'vocab' object of token -> id", path=path, where=f"{where}.vocab")
+            raise FormatError(
+                "WordLevel needs a 'vocab' object of token -> id", path=path, where=f"{where}.vocab"
+            )
         return cls(vocab, data.get("unk_token", "<unk>"))

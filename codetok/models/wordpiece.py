@@ -124,10 +124,14 @@ class WordPiece(Model):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, path: str | None = None, where: str = "model") -> WordPiece:
+    def from_dict(
+        cls, data: dict[str, Any], *, path: str | None = None, where: str = "model"
+    ) -> WordPiece:
         vocab = data.get("vocab")
         if not isinstance(vocab, dict):
-            raise FormatError("WordPiece needs a 'vocab' object of token -> id", path=path, where=f"{where}.vocab")
+            raise FormatError(
+                "WordPiece needs a 'vocab' object of token -> id", path=path, where=f"{where}.vocab"
+            )
         return cls(
             vocab,
             data.get("unk_token", "[UNK]"),

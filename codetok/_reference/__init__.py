@@ -1,0 +1,1 @@
+"""Pure-Python reference twins of the native kernels (readable; the test oracle)."""

@@ -1,0 +1,228 @@
+"""Pure-Python Unigram kernels: Viterbi best path, n-best paths and path sampling.
+
+These are the flat loops a native kernel replaces (DESIGN.md, "Engine boundary"). The
+lattice over a piece has one node per vocabulary piece found at each char position (looked
+up through ``prefixes``, a dict of every prefix of every piece, which plays the role of a
+trie), plus an unknown node of score ``unk_score`` for a char that no one-char piece covers.
+Paths are returned as ``(starts, ids)``: node ``k`` covers ``text[starts[k]:starts[k + 1]]``.
+
+Not handled here: fusing unknowns, byte fallback, offsets, caching (see
+:mod:`codetok.models.unigram`).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Callable, Sequence
+
+#: A path: char start of each node and the node's id (``unk_id`` for unknown chars).
+Path = tuple[list[int], list[int]]
+
+
+class MissingUnknown(LookupError):
+    """A char of the text cannot be covered and there is no unknown id."""
+
+
+def build_prefixes(pieces: Sequence[str]) -> dict[str, int]:
+    """Map every prefix of every piece to the id of the piece equal to it, or ``-1``.
+
+    For a piece listed twice the last id wins, as in HF.
+    """
+    prefixes: dict[str, int] = {}
+    for tid, piece in enumerate(pieces):
+        for k in range(1, len(piece)):
+            prefixes.setdefault(piece[:k], -1)
+        if piece:
+            prefixes[piece] = tid
+    return prefixes
+
+
+def viterbi(
+    text: str, prefixes: dict[str, int], scores: Sequence[float], unk_id: int, unk_score: float
+) -> Path:
+    """Best-scoring segmentation of ``text``; ``unk_id < 0`` means there is no unknown id.
+
+    Ties keep the first candidate found (shorter pieces first, the unknown node last).
+
+    Raises:
+        MissingUnknown: the best path needs an unknown node and ``unk_id < 0``.
+    """
+    n = len(text)
+    best = [0.0] * (n + 1)
+    back = [-1] * (n + 1)
+    node = [0] * (n + 1)
+    get = prefixes.get
+    for s in range(n):
+        base = best[s]
+        single = False
+        e = s + 1
+        while e <= n:
+            tid = get(text[s:e])
+            if tid is None:
+                break
+            if tid >= 0:
+                score = base + scores[tid]
+                if back[e] < 0 or score > best[e]:
+                    best[e] = score
+                    back[e] = s
+                    node[e] = tid
+                if e == s + 1:
+                    single = True
+            e += 1
+        if not single:
+            score = base + unk_score
+            if back[s + 1] < 0 or score > best[s + 1]:
+                if unk_id < 0:
+                    raise MissingUnknown(s)
+                best[s + 1] = score
+                back[s + 1] = s
+                node[s + 1] = unk_id
+    starts: list[int] = []
+    ids: list[int] = []
+    e = n
+    while e > 0:
+        starts.append(back[e])
+        ids.append(node[e])
+        e = back[e]
+    starts.reverse()
+    ids.reverse()
+    return starts, ids
+
+
+def lattice(
+    text: str, prefixes: dict[str, int], scores: Sequence[float], unk_id: int, unk_score: float
+) -> list[list[tuple[int, int, float]]]:
+    """Nodes grouped by end position: ``ends[e]`` lists ``(start, id, score)``."""
+    n = len(text)
+    ends: list[list[tuple[int, int, float]]] = [[] for _ in range(n + 1)]
+    get = prefixes.get
+    for s in range(n):
+        single = False
+        e = s + 1
+        while e <= n:
+            tid = get(text[s:e])
+            if tid is None:
+                break
+            if tid >= 0:
+                ends[e].append((s, tid, scores[tid]))
+                if e == s + 1:
+                    single = True
+            e += 1
+        if not single and unk_id >= 0:
+            ends[s + 1].append((s, unk_id, unk_score))
+    return ends
+
+
+def nbest(
+    text: str,
+    prefixes: dict[str, int],
+    scores: Sequence[float],
+    unk_id: int,
+    unk_score: float,
+    n: int,
+) -> list[tuple[Path, float]]:
+    """The ``n`` best segmentations with their scores, best first (exact k-best DP).
+
+    Raises:
+        MissingUnknown: no segmentation exists (a char is uncovered and ``unk_id < 0``).
+    """
+    size = len(text)
+    if n <= 0:
+        return []
+    if size == 0:
+        return [(([], []), 0.0)]
+    ends = lattice(text, prefixes, scores, unk_id, unk_score)
+    # kbest[e]: up to n entries (score, start, rank of the entry at start, id), best first.
+    kbest: list[list[tuple[float, int, int, int]]] = [[] for _ in range(size + 1)]
+    kbest[0] = [(0.0, -1, -1, -1)]
+    for e in range(1, size + 1):
+        cands = [
+            (entry[0] + score, s, rank, tid)
+            for s, tid, score in ends[e]
+            for rank, entry in enumerate(kbest[s])
+        ]
+        kbest[e] = heapq.nlargest(n, cands, key=lambda c: c[0])
+    if not kbest[size]:
+        raise MissingUnknown(size)
+    out: list[tuple[Path, float]] = []
+    for entry in kbest[size]:
+        starts: list[int] = []
+        ids: list[int] = []
+        cur = entry
+        while cur[1] >= 0:
+            starts.append(cur[1])
+            ids.append(cur[3])
+            cur = kbest[cur[1]][cur[2]]
+        starts.reverse()
+        ids.reverse()
+        out.append(((starts, ids), entry[0]))
+    return out
+
+
+def sample(
+    text: str,
+    prefixes: dict[str, int],
+    scores: Sequence[float],
+    unk_id: int,
+    unk_score: float,
+    theta: float,
+    rand: Callable[[], float],
+) -> Path:
+    """Draw a segmentation with probability proportional to ``exp(theta * score)``.
+
+    Forward filtering (log-sum-exp of path weights into each position), then backward
+    sampling of one incoming node at a time.
+
+    Raises:
+        MissingUnknown: no segmentation exists.
+    """
+    size = len(text)
+    if size == 0:
+        return [], []
+    ends = lattice(text, prefixes, scores, unk_id, unk_score)
+    neg_inf = -math.inf
+    alpha = [neg_inf] * (size + 1)
+    alpha[0] = 0.0
+    for e in range(1, size + 1):
+        terms = [alpha[s] + theta * score for s, _, score in ends[e] if alpha[s] > neg_inf]
+        if terms:
+            top = max(terms)
+            alpha[e] = top + math.log(math.fsum(math.exp(t - top) for t in terms))
+    if alpha[size] == neg_inf:
+        raise MissingUnknown(size)
+    starts: list[int] = []
+    ids: list[int] = []
+    e = size
+    while e > 0:
+        nodes = [(s, tid, score) for s, tid, score in ends[e] if alpha[s] > neg_inf]
+        weights = [math.exp(alpha[s] + theta * score - alpha[e]) for s, _, score in nodes]
+        r = rand() * math.fsum(weights)
+        chosen = nodes[-1]
+        acc = 0.0
+        for node, w in zip(nodes, weights, strict=True):
+            acc += w
+            if r < acc:
+                chosen = node
+                break
+        starts.append(chosen[0])
+        ids.append(chosen[1])
+        e = chosen[0]
+    starts.reverse()
+    ids.reverse()
+    return starts, ids
+
+
+def sample_nbest(
+    candidates: Sequence[tuple[Path, float]], theta: float, rand: Callable[[], float]
+) -> Path:
+    """Pick one of ``candidates`` with probability proportional to ``exp(theta * score)``."""
+    top = max(score for _, score in candidates)
+    weights = [math.exp(theta * (score - top)) for _, score in candidates]
+    r = rand() * math.fsum(weights)
+    acc = 0.0
+    for (path, _), w in zip(candidates, weights, strict=True):
+        acc += w
+        if r < acc:
+            return path
+    return candidates[-1][0]

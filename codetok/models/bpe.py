@@ -1,0 +1,533 @@
+"""Byte-pair encoding (BPE) model, encoding exactly as HF ``tokenizers``' ``BPE`` does.
+
+Handles: merges by rank, ``continuing_subword_prefix``, ``end_of_word_suffix``,
+``unk_token`` / ``fuse_unk``, ``byte_fallback`` (``<0xNN>`` tokens), BPE-dropout with a
+seedable rng, ``ignore_merges`` and a bounded per-piece cache. Byte-level BPE needs nothing
+special here: the ByteLevel pre-tokenizer maps bytes to the GPT-2 alphabet first, so the
+model sees ordinary chars. The merge loop lives in :mod:`codetok._reference.bpe`.
+
+Not handled here: training (see ``codetok.trainers``), pre-tokenization, special tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+from codetok._reference import bpe as _kernel
+from codetok.errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
+from codetok.models.base import Model, Token
+
+__all__ = ["BPE"]
+
+#: Pieces at least this long are not cached (HF uses 256 bytes).
+_MAX_CACHED_LENGTH = 256
+DEFAULT_CACHE_CAPACITY = 10_000
+
+
+def _char_offsets(piece: str, lens: Sequence[int]) -> list[tuple[int, int]]:
+    """Map consecutive UTF-8 byte lengths to char offsets inside ``piece``.
+
+    A token covering part of a char (a byte-fallback token) gets that whole char, as HF
+    reports it. Spans past the end (byte fallback combined with a prefix or suffix) are
+    clamped to the piece.
+    """
+    n = len(piece)
+    out: list[tuple[int, int]] = []
+    pos = 0
+    if piece.isascii():
+        for ln in lens:
+            end = pos + ln
+            out.append((pos if pos < n else n, end if end < n else n))
+            pos = end
+        return out
+    byte_to_char: list[int] = []
+    for i, ch in enumerate(piece):
+        byte_to_char.extend([i] * len(ch.encode("utf-8", "surrogatepass")))
+    nb = len(byte_to_char)
+    for ln in lens:
+        end = pos + ln
+        start_c = byte_to_char[pos] if pos < nb else n
+        end_c = byte_to_char[end - 1] + 1 if 0 < end <= nb else (n if end > nb else start_c)
+        out.append((start_c, end_c))
+        pos = end
+    return out
+
+
+def _merge_pairs(merges: Iterable[Any], *, where: str = "merges") -> list[tuple[str, str]]:
+    """Normalise merges given as ``"a b"`` strings or ``[a, b]`` pairs."""
+    out: list[tuple[str, str]] = []
+    for i, m in enumerate(merges):
+        if isinstance(m, str):
+            parts = m.split(" ", 1)
+            if len(parts) != 2:
+                raise ConfigurationError(
+                    f"{where}[{i}] is {m!r}; a merge string needs two tokens separated by a "
+                    "space, like 'a b'"
+                )
+            out.append((parts[0], parts[1]))
+        elif (
+            isinstance(m, (list, tuple))
+            and len(m) == 2
+            and isinstance(m[0], str)
+            and isinstance(m[1], str)
+        ):
+            out.append((m[0], m[1]))
+        else:
+            raise ConfigurationError(
+                f"{where}[{i}] is {m!r}; use a pair of strings ['a', 'b'] or a string 'a b'"
+            )
+    return out
+
+
+class BPE(Model):
+    """A BPE model: a vocabulary plus ranked merges.
+
+    Args:
+        vocab: token -> id.
+        merges: ranked merges, as ``(a, b)`` pairs or ``"a b"`` strings. With a
+            ``continuing_subword_prefix`` the right-hand token carries the prefix and the
+            merged token is ``a + b[len(prefix):]``.
+        cache_capacity: pieces kept in the per-piece cache (0 disables it).
+        dropout: BPE-dropout probability in [0, 1]; ``None`` or 0 disables it (and the cache
+            and ``ignore_merges`` are then bypassed, as in HF).
+        unk_token: emitted for chars missing from the vocabulary; ``None`` drops them.
+        continuing_subword_prefix: prepended to every char of a piece but the first.
+        end_of_word_suffix: appended to the last char of a piece.
+        fuse_unk: fuse consecutive unknown chars into one ``unk_token``.
+        byte_fallback: split unknown chars into ``<0xNN>`` byte tokens when they exist.
+        ignore_merges: a piece that is itself in the vocabulary is emitted whole.
+        seed: seed (or a ``random.Random``) for dropout draws.
+
+    Raises:
+        VocabularyError: a merge names a token missing from ``vocab``.
+        ConfigurationError: ``dropout`` outside [0, 1] or a malformed merge.
+
+    >>> bpe = BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")])
+    >>> [t.value for t in bpe.tokenize("abba")]
+    ['ab', 'b', 'a']
+    """
+
+    type_name: ClassVar[str] = "BPE"
+
+    def __init__(
+        self,
+        vocab: dict[str, int] | None = None,
+        merges: Iterable[tuple[str, str] | list[str] | str] | None = None,
+        /,
+        *,
+        cache_capacity: int = DEFAULT_CACHE_CAPACITY,
+        dropout: float | None = None,
+        unk_token: str | None = None,
+        continuing_subword_prefix: str | None = None,
+        end_of_word_suffix: str | None = None,
+        fuse_unk: bool = False,
+        byte_fallback: bool = False,
+        ignore_merges: bool = False,
+        seed: int | random.Random | None = None,
+    ) -> None:
+        self._vocab: dict[str, int] = dict(vocab or {})
+        self._vocab_r: dict[int, str] = {i: t for t, i in self._vocab.items()}
+        self._unk_token = unk_token
+        self._prefix = continuing_subword_prefix
+        self._suffix = end_of_word_suffix
+        self._fuse_unk = bool(fuse_unk)
+        self._byte_fallback = bool(byte_fallback)
+        self._ignore_merges = bool(ignore_merges)
+        self._cache_capacity = max(0, int(cache_capacity))
+        self._cache: dict[str, tuple[list[int], list[tuple[int, int]]]] = {}
+        self._rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self._dropout: float | None = None
+        self.dropout = dropout
+        self._merges, self._merge_map = self._build_merges(_merge_pairs(merges or ()))
+
+    def _build_merges(
+        self, pairs: list[tuple[str, str]]
+    ) -> tuple[list[tuple[str, str]], _kernel.MergeMap]:
+        vocab = self._vocab
+        cut = len(self._prefix.encode("utf-8")) if self._prefix else 0
+        merge_map: _kernel.MergeMap = {}
+        for rank, (a, b) in enumerate(pairs):
+            a_id = vocab.get(a)
+            b_id = vocab.get(b)
+            if a_id is None or b_id is None:
+                missing = a if a_id is None else b
+                raise VocabularyError(
+                    f"merges[{rank}] ({a!r}, {b!r}) uses {missing!r}, which is not in the "
+                    "vocabulary; add it to the vocab or drop the merge"
+                )
+            raw = b.encode("utf-8")
+            try:
+                if len(raw) < cut:
+                    raise UnicodeDecodeError("utf-8", raw, 0, len(raw), "too short")
+                tail = raw[cut:].decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise VocabularyError(
+                    f"merges[{rank}] ({a!r}, {b!r}): the right-hand token must start with "
+                    f"the continuing_subword_prefix {self._prefix!r}"
+                ) from e
+            new_id = vocab.get(a + tail)
+            if new_id is None:
+                raise VocabularyError(
+                    f"merges[{rank}] ({a!r}, {b!r}) makes {a + tail!r}, which is not in the "
+                    "vocabulary; add it to the vocab or drop the merge"
+                )
+            merge_map[(a_id, b_id)] = (rank, new_id)
+        return pairs, merge_map
+
+    # -- options -----------------------------------------------------------------------------
+
+    @property
+    def dropout(self) -> float | None:
+        """BPE-dropout probability, or ``None``; setting it clears the cache."""
+        return self._dropout
+
+    @dropout.setter
+    def dropout(self, value: float | None) -> None:
+        if value is not None:
+            value = float(value)
+            if not 0.0 <= value <= 1.0:
+                raise ConfigurationError(f"dropout={value!r} must lie in [0, 1] (or be None)")
+        self._dropout = value
+        self.clear_cache()
+
+    @property
+    def unk_token(self) -> str | None:
+        """The unknown token, or ``None``."""
+        return self._unk_token
+
+    @property
+    def continuing_subword_prefix(self) -> str | None:
+        """Prefix put before every char of a piece but the first."""
+        return self._prefix
+
+    @property
+    def end_of_word_suffix(self) -> str | None:
+        """Suffix put after the last char of a piece."""
+        return self._suffix
+
+    @property
+    def fuse_unk(self) -> bool:
+        """Whether consecutive unknown chars become one unknown token."""
+        return self._fuse_unk
+
+    @property
+    def byte_fallback(self) -> bool:
+        """Whether unknown chars become ``<0xNN>`` tokens."""
+        return self._byte_fallback
+
+    @property
+    def ignore_merges(self) -> bool:
+        """Whether a piece found whole in the vocabulary skips merging."""
+        return self._ignore_merges
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed the dropout rng.
+
+        Args:
+            seed: any value ``random.Random`` accepts.
+
+        >>> BPE().seed(0)
+        """
+        self._rng.seed(seed)
+
+    # -- encoding ----------------------------------------------------------------------------
+
+    def _encode(self, piece: str) -> tuple[list[int], list[tuple[int, int]]]:
+        if not piece:
+            return [], []
+        dropout = self._dropout
+        sampling = dropout is not None and dropout > 0.0
+        if not sampling:
+            if self._ignore_merges:
+                tid = self._vocab.get(piece)
+                if tid is not None:
+                    return [tid], [(0, len(piece))]
+            hit = self._cache.get(piece)
+            if hit is not None:
+                return hit
+        unk_id = -1
+        if self._unk_token is not None:
+            unk_id = self._vocab.get(self._unk_token, -2)
+        ids, lens = _kernel.word_symbols(
+            piece,
+            self._vocab,
+            self._prefix or "",
+            self._suffix or "",
+            self._byte_fallback,
+            unk_id,
+            self._fuse_unk,
+        )
+        if unk_id == -2 and -2 in ids:
+            raise VocabularyError(
+                f"unk_token {self._unk_token!r} is not in the vocabulary, but {piece!r} needs "
+                "it; add it to the vocab or set unk_token=None"
+            )
+        if sampling:
+            ids, lens = _kernel.merge(ids, lens, self._merge_map, dropout, self._rng.random)
+        else:
+            ids, lens = _kernel.merge(ids, lens, self._merge_map)
+        result = (ids, _char_offsets(piece, lens))
+        if (
+            not sampling
+            and len(piece) < _MAX_CACHED_LENGTH
+            and len(self._cache) < self._cache_capacity
+        ):
+            self._cache[piece] = result
+        return result
+
+    def tokenize(self, piece: str) -> list[Token]:
+        """Split one piece into tokens with char offsets inside the piece.
+
+        Args:
+            piece: one pre-tokenized piece.
+
+        Returns:
+            The tokens, in order.
+
+        Raises:
+            VocabularyError: ``unk_token`` is needed but missing from the vocabulary.
+
+        >>> BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]).tokenize("ab")
+        [Token(id=2, value='ab', offsets=(0, 2))]
+        """
+        ids, offsets = self._encode(piece)
+        vr = self._vocab_r
+        return [Token(i, vr[i], o) for i, o in zip(ids, offsets, strict=True)]
+
+    def tokenize_ids(self, piece: str) -> list[int]:
+        """Token ids of one piece, without building tokens.
+
+        Args:
+            piece: one pre-tokenized piece.
+
+        Returns:
+            The ids, in order.
+
+        >>> BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]).tokenize_ids("aab")
+        [0, 2]
+        """
+        return list(self._encode(piece)[0])
+
+    # -- vocabulary --------------------------------------------------------------------------
+
+    def token_to_id(self, token: str) -> int | None:
+        """The id of ``token``, or ``None``.
+
+        >>> BPE({"a": 0}).token_to_id("a")
+        0
+        """
+        return self._vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        """The token with id ``id``, or ``None``.
+
+        >>> BPE({"a": 0}).id_to_token(0)
+        'a'
+        """
+        return self._vocab_r.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        """A copy of the vocabulary (token -> id).
+
+        >>> BPE({"a": 0}).get_vocab()
+        {'a': 0}
+        """
+        return dict(self._vocab)
+
+    def get_vocab_size(self) -> int:
+        """Number of tokens in the vocabulary.
+
+        >>> BPE({"a": 0}).get_vocab_size()
+        1
+        """
+        return len(self._vocab)
+
+    def get_merges(self) -> list[tuple[str, str]]:
+        """The merges in rank order.
+
+        >>> BPE({"a": 0, "b": 1, "ab": 2}, ["a b"]).get_merges()
+        [('a', 'b')]
+        """
+        return list(self._merges)
+
+    def clear_cache(self) -> None:
+        """Drop the per-piece cache.
+
+        >>> BPE().clear_cache()
+        """
+        if hasattr(self, "_cache"):
+            self._cache.clear()
+
+    # -- serialization -----------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The HF ``tokenizer.json`` ``model`` object, keys in HF order.
+
+        Returns:
+            A JSON-ready dict; the vocabulary is ordered by id, merges by rank.
+
+        >>> BPE({"a": 0, "b": 1, "ab": 2}, ["a b"]).to_dict()["merges"]
+        [['a', 'b']]
+        """
+        vr = self._vocab_r
+        by_rank = sorted((rank, pair) for pair, (rank, _) in self._merge_map.items())
+        return {
+            "type": self.type_name,
+            "dropout": self._dropout,
+            "unk_token": self._unk_token,
+            "continuing_subword_prefix": self._prefix,
+            "end_of_word_suffix": self._suffix,
+            "fuse_unk": self._fuse_unk,
+            "byte_fallback": self._byte_fallback,
+            "ignore_merges": self._ignore_merges,
+            "vocab": {vr[i]: i for i in sorted(vr)},
+            "merges": [[vr[a], vr[b]] for _, (a, b) in by_rank],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, path: str | None = None) -> BPE:
+        """Build from the HF ``tokenizer.json`` ``model`` object.
+
+        Args:
+            data: the ``model`` object (``type`` may be omitted).
+            path: the file it came from, for error messages.
+
+        Returns:
+            The model.
+
+        Raises:
+            FormatError: a key is missing or has the wrong type, or a merge does not fit the
+                vocabulary; ``where`` names the key.
+
+        >>> BPE.from_dict({"vocab": {"a": 0, "b": 1, "ab": 2}, "merges": [["a", "b"]]})
+        BPE(vocab_size=3)
+        """
+        if not isinstance(data, dict):
+            raise FormatError(
+                f"expected an object, got {type(data).__name__}", path=path, where="model"
+            )
+        kind = data.get("type", cls.type_name)
+        if kind != cls.type_name:
+            raise FormatError(
+                f"type is {kind!r}; BPE.from_dict reads only 'BPE' models",
+                path=path,
+                where="model.type",
+            )
+        vocab = data.get("vocab")
+        if not isinstance(vocab, dict):
+            raise FormatError(
+                "expected an object mapping tokens to ids", path=path, where="model.vocab"
+            )
+        for tok, tid in vocab.items():
+            if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
+                raise FormatError(
+                    f"token {tok!r} has id {tid!r}; ids are non-negative integers",
+                    path=path,
+                    where="model.vocab",
+                )
+        merges = data.get("merges")
+        if not isinstance(merges, list):
+            raise FormatError(
+                "expected a list of merges ('a b' strings or ['a', 'b'] pairs)",
+                path=path,
+                where="model.merges",
+            )
+        opts: dict[str, Any] = {}
+        for key in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix"):
+            value = data.get(key)
+            if value is not None and not isinstance(value, str):
+                raise FormatError(
+                    f"expected a string or null, got {value!r}", path=path, where=f"model.{key}"
+                )
+            opts[key] = value
+        for key in ("fuse_unk", "byte_fallback", "ignore_merges"):
+            value = data.get(key, False)
+            if value is None:
+                value = False
+            if not isinstance(value, bool):
+                raise FormatError(
+                    f"expected true or false, got {value!r}", path=path, where=f"model.{key}"
+                )
+            opts[key] = value
+        dropout = data.get("dropout")
+        if dropout is not None and (
+            isinstance(dropout, bool) or not isinstance(dropout, (int, float))
+        ):
+            raise FormatError(
+                f"expected a number in [0, 1] or null, got {dropout!r}",
+                path=path,
+                where="model.dropout",
+            )
+        try:
+            pairs = _merge_pairs(merges, where="model.merges")
+        except ConfigurationError as e:
+            raise FormatError(str(e), path=path, where="model.merges") from e
+        try:
+            return cls(vocab, pairs, dropout=dropout, **opts)
+        except ConfigurationError as e:
+            raise FormatError(str(e), path=path, where="model.dropout") from e
+        except VocabularyError as e:
+            raise FormatError(str(e), path=path, where="model.merges") from e
+
+    @classmethod
+    def from_files(cls, vocab: str, merges: str, /, **options: Any) -> BPE:
+        """Load a GPT-2 style ``vocab.json`` and ``merges.txt``.
+
+        Args:
+            vocab: path of the JSON object token -> id.
+            merges: path of the merges file, one ``a b`` per line; ``#version`` lines are
+                skipped.
+            **options: keyword options of :class:`BPE`.
+
+        Returns:
+            The model.
+
+        Raises:
+            NotFoundError: a file does not exist.
+            FormatError: a file is malformed (the message names the file and line).
+
+        >>> BPE.from_files("vocab.json", "merges.txt")  # doctest: +SKIP
+        BPE(vocab_size=50257)
+        """
+        try:
+            with open(vocab, encoding="utf-8") as f:
+                vocab_data = json.load(f)
+        except FileNotFoundError as e:
+            raise NotFoundError(f"BPE vocabulary file not found: {vocab}") from e
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise FormatError(f"not a JSON vocabulary: {e}", path=vocab) from e
+        if not isinstance(vocab_data, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in vocab_data.values()
+        ):
+            raise FormatError("expected a JSON object mapping tokens to ids", path=vocab)
+        try:
+            with open(merges, encoding="utf-8", newline="") as f:
+                text = f.read()
+        except FileNotFoundError as e:
+            raise NotFoundError(f"BPE merges file not found: {merges}") from e
+        except UnicodeDecodeError as e:
+            raise FormatError(f"not UTF-8 text: {e}", path=merges) from e
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        pairs: list[tuple[str, str]] = []
+        for lineno, line in enumerate(lines, 1):
+            if line.endswith("\r"):
+                line = line[:-1]
+            if line.startswith("#version"):
+                continue
+            parts = line.split(" ")
+            if len(parts) != 2:
+                raise FormatError(
+                    f"expected two tokens separated by one space, got {line!r}",
+                    path=merges,
+                    where=f"line {lineno}",
+                )
+            pairs.append((parts[0], parts[1]))
+        try:
+            return cls(vocab_data, pairs, **options)
+        except VocabularyError as e:
+            raise FormatError(str(e), path=merges) from e
