@@ -306,6 +306,20 @@ class Tokenizer:
                             out.append((p, None))
         return out
 
+    def pre_tokenize(self, text: str) -> list[tuple[str, tuple[int, int], int | None]]:
+        """The pieces the model would see: ``(piece, original span, added-token id)``.
+
+        Added tokens are cut out first (their id is given and the model never sees them);
+        the rest is normalized and pre-tokenized. Trainers count these pieces.
+
+        >>> from codetok.models import WordLevel
+        >>> from codetok.pre_tokenizers import WhitespaceSplit
+        >>> tok = Tokenizer(WordLevel({}, None), pre_tokenizer=WhitespaceSplit())
+        >>> tok.pre_tokenize("hi  there")
+        [('hi', (0, 2), None), ('there', (4, 9), None)]
+        """
+        return [(p.text, p.original_span(0, len(p.text)), tid) for p, tid in self._splits(_check_str(text), None)]
+
     def _encode_one(
         self, text: str, type_id: int, word_idx: int | None, skip: frozenset[str] | None
     ) -> Encoding:
