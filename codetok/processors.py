@@ -36,6 +36,14 @@ def default_process(encodings: list[Encoding], add_special_tokens: bool) -> Enco
     return out
 
 
+def _mark_sequences(encodings: list[Encoding]) -> None:
+    """Tag input ``i`` (and its overflowing windows) as sequence ``i`` with type id ``i``."""
+    for i, e in enumerate(encodings):
+        for part in (e, *e.overflowing):
+            part.set_sequence_id(i)
+            part.type_ids = [i] * len(part.ids)
+
+
 class PostProcessor(Component):
     """Base class: :meth:`process` turns one or two encodings into the final one."""
 
@@ -47,8 +55,7 @@ class PostProcessor(Component):
         self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
     ) -> Encoding:
         encodings = [encoding] if pair is None else [encoding, pair]
-        for i, e in enumerate(encodings):
-            e.set_sequence_id(i)
+        _mark_sequences(encodings)
         return Encoding.merge(self.process_encodings(encodings, add_special_tokens), False)
 
     def process_encodings(
@@ -160,6 +167,13 @@ def trim_byte_level_offsets(enc: Encoding, add_prefix_space: bool) -> None:
         offsets[i] = (s, e)
 
 
+def _trim_all(encodings: list[Encoding], add_prefix_space: bool) -> None:
+    for e in encodings:
+        trim_byte_level_offsets(e, add_prefix_space)
+        for o in e.overflowing:
+            trim_byte_level_offsets(o, add_prefix_space)
+
+
 class RobertaProcessing(PostProcessor):
     """``<s> A </s>`` and ``<s> A </s> </s> B </s>``, with optional offset trimming."""
 
@@ -193,10 +207,7 @@ class RobertaProcessing(PostProcessor):
         self, encodings: list[Encoding], add_special_tokens: bool
     ) -> list[Encoding]:
         if self.trim_offsets:
-            for e in encodings:
-                trim_byte_level_offsets(e, self.add_prefix_space)
-                for o in e.overflowing:
-                    trim_byte_level_offsets(o, self.add_prefix_space)
+            _trim_all(encodings, self.add_prefix_space)
         if not add_special_tokens:
             return encodings
         cls, sep = (self.cls[1], self.cls[0]), (self.sep[1], self.sep[0])
@@ -213,6 +224,10 @@ class RobertaProcessing(PostProcessor):
 
             new = f(e)
             new.overflowing = [f(o) for o in e.overflowing]
+            if i:
+                # RoBERTa has one segment: the second sequence gets type id 0 too.
+                for part in (new, *new.overflowing):
+                    part.type_ids = [0] * len(part.ids)
             out.append(new)
         return out
 
@@ -232,24 +247,11 @@ class ByteLevel(PostProcessor):
     def added_tokens(self, is_pair: bool) -> int:
         return 0
 
-    def process(
-        self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
-    ) -> Encoding:
-        encodings = self.process_encodings(
-            [encoding] if pair is None else [encoding, pair], add_special_tokens
-        )
-        for i, e in enumerate(encodings):
-            e.set_sequence_id(i)
-        return default_process(encodings, add_special_tokens)
-
     def process_encodings(
         self, encodings: list[Encoding], add_special_tokens: bool
     ) -> list[Encoding]:
         if self.trim_offsets:
-            for e in encodings:
-                trim_byte_level_offsets(e, self.add_prefix_space)
-                for o in e.overflowing:
-                    trim_byte_level_offsets(o, self.add_prefix_space)
+            _trim_all(encodings, self.add_prefix_space)
         return encodings
 
 
@@ -373,6 +375,8 @@ class TemplateProcessing(PostProcessor):
             if kind == "seq":
                 i = 0 if name == "A" else 1
                 e = encodings[i].copy()
+                # Only the window itself gets the template's type id: HF leaves the
+                # overflowing windows as marked by process() (visible with "$B:0").
                 e.type_ids = [type_id] * len(e.ids)
                 e.set_sequence_id(i)
                 out.append(e)
@@ -410,16 +414,6 @@ class Sequence(PostProcessor):
 
     def added_tokens(self, is_pair: bool) -> int:
         return sum(p.added_tokens(is_pair) for p in self.processors)
-
-    def process(
-        self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
-    ) -> Encoding:
-        encodings = [encoding] if pair is None else [encoding, pair]
-        for i, e in enumerate(encodings):
-            e.set_sequence_id(i)
-        for p in self.processors:
-            encodings = p.process_encodings(encodings, add_special_tokens)
-        return Encoding.merge(encodings, False)
 
     def process_encodings(
         self, encodings: list[Encoding], add_special_tokens: bool

@@ -14,7 +14,7 @@ import pytest
 from codetok import decoders as cd
 from codetok import normalizers as cn
 from codetok import pre_tokenizers as cp
-from codetok.errors import FormatError, UnknownComponentError
+from codetok.errors import CodetokError, FormatError, UnknownComponentError
 
 hf = pytest.importorskip("tokenizers")
 hn, hp, hd = hf.normalizers, hf.pre_tokenizers, hf.decoders
@@ -191,3 +191,109 @@ def test_regex_word_class_matches_hf_code_point_by_code_point():
         if (probe.normalize_str(c) == "") != bool(ours.match(c)):
             diff.append(hex(o))
     assert diff == []
+
+
+hpp = hf.processors
+
+
+def _processors():
+    from codetok import processors as cpp
+
+    return [
+        (
+            cpp.TemplateProcessing(
+                "[CLS] $A [SEP]", "[CLS] $A [SEP] $B:1 [SEP]:1", [("[CLS]", 1), ("[SEP]", 2)]
+            ),
+            hpp.TemplateProcessing(
+                single="[CLS] $A [SEP]",
+                pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+                special_tokens=[("[CLS]", 1), ("[SEP]", 2)],
+            ),
+        ),
+        (
+            cpp.TemplateProcessing(
+                "<s> $0 </s>", "<s> $A </s> </s> $B </s>", [("<s>", 0), ("</s>", 2)]
+            ),
+            hpp.TemplateProcessing(
+                single="<s> $0 </s>",
+                pair="<s> $A </s> </s> $B </s>",
+                special_tokens=[("<s>", 0), ("</s>", 2)],
+            ),
+        ),
+        (
+            cpp.BertProcessing(("[SEP]", 2), ("[CLS]", 1)),
+            hpp.BertProcessing(("[SEP]", 2), ("[CLS]", 1)),
+        ),
+        (
+            cpp.RobertaProcessing(("</s>", 2), ("<s>", 0)),
+            hpp.RobertaProcessing(("</s>", 2), ("<s>", 0)),
+        ),
+        (
+            cpp.RobertaProcessing(
+                ("</s>", 2), ("<s>", 0), trim_offsets=False, add_prefix_space=False
+            ),
+            hpp.RobertaProcessing(
+                ("</s>", 2), ("<s>", 0), trim_offsets=False, add_prefix_space=False
+            ),
+        ),
+        (cpp.ByteLevel(), hpp.ByteLevel()),
+        (
+            cpp.Sequence(
+                [cpp.ByteLevel(), cpp.TemplateProcessing("<s> $A", "<s> $A $B", [("<s>", 0)])]
+            ),
+            hpp.Sequence(
+                [
+                    hpp.ByteLevel(),
+                    hpp.TemplateProcessing(
+                        single="<s> $A", pair="<s> $A $B", special_tokens=[("<s>", 0)]
+                    ),
+                ]
+            ),
+        ),
+    ]
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_post_processor_output_and_json(index, bert_dir):
+    from codetok import Tokenizer
+    from codetok import processors as cpp
+
+    ours, theirs = _processors()[index]
+    assert ours.to_dict() == _hf_json(theirs)
+    assert cpp.post_processor_from_dict(_hf_json(theirs)).to_dict() == ours.to_dict()
+    # Same processor on the same byte-level model, on both sides, with truncation windows.
+    base = hf.Tokenizer(hf.models.BPE())
+    base.pre_tokenizer = hp.ByteLevel()
+    base.decoder = hd.ByteLevel()
+    trainer = hf.trainers.BpeTrainer(
+        vocab_size=400, initial_alphabet=hp.ByteLevel.alphabet(), show_progress=False
+    )
+    base.train_from_iterator(TEXTS * 3, trainer)
+    base.post_processor = theirs
+    ct = Tokenizer.from_str(base.to_str())
+    assert ct.post_processor.to_dict() == ours.to_dict()
+    for trunc in (None, (7, 2)):
+        if trunc:
+            base.enable_truncation(trunc[0], stride=trunc[1])
+            ct.enable_truncation(trunc[0], stride=trunc[1])
+        for a, b in zip(TEXTS, reversed(TEXTS)):
+            for pair in (None, b):
+                try:
+                    h = base.encode(a, pair)
+                except BaseException as e:  # HF panics (BaseException) on stride >= window
+                    if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                        raise
+                    with pytest.raises(CodetokError):
+                        ct.encode(a, pair)
+                    continue
+                c = ct.encode(a, pair)
+                for hh, cc in [(h, c), *zip(h.overflowing, c.overflowing)]:
+                    assert (
+                        cc.ids,
+                        cc.type_ids,
+                        cc.offsets,
+                        cc.special_tokens_mask,
+                        cc.word_ids,
+                    ) == (hh.ids, hh.type_ids, hh.offsets, hh.special_tokens_mask, hh.word_ids)
+                    assert cc.sequence_ids == hh.sequence_ids
+                assert len(c.overflowing) == len(h.overflowing)
