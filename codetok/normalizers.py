@@ -61,30 +61,95 @@ class Normalizer(Component):
         return ns.text
 
 
+_DECOMP_CACHE: dict[tuple[str, str], str] = {}
+_COMPOSE_CACHE: dict[tuple[str, str], str | None] = {}
+
+
+def _decompose(c: str, form: str) -> str:
+    key = (c, form)
+    out = _DECOMP_CACHE.get(key)
+    if out is None:
+        out = unicodedata.normalize(form, c)
+        if len(_DECOMP_CACHE) < 65536:
+            _DECOMP_CACHE[key] = out
+    return out
+
+
+def _compose(a: str, b: str) -> str | None:
+    key = (a, b)
+    if key in _COMPOSE_CACHE:
+        return _COMPOSE_CACHE[key]
+    x = unicodedata.normalize("NFC", a + b)
+    out = x if len(x) == 1 else None
+    if len(_COMPOSE_CACHE) < 65536:
+        _COMPOSE_CACHE[key] = out
+    return out
+
+
+def _normalization_changes(text: str, form: str) -> list[list]:
+    """``[char, change]`` pairs for ``form`` applied to ``text``, HF's alignment model.
+
+    Decomposition gives each source char change 0 to its first output char and +1 to the
+    rest; canonical reordering moves the pairs with their changes; composition folds a
+    mark into its starter, adding ``change - 1`` to the starter's change.
+    """
+    dform = "NFD" if form in ("NFC", "NFD") else "NFKD"
+    combining = unicodedata.combining
+    seq: list[list] = []
+    for c in text:
+        d = _decompose(c, dform) if not c.isascii() else c
+        seq.append([d[0], 0])
+        for extra in d[1:]:
+            seq.append([extra, 1])
+    # Canonical ordering: stable sort of each run of non-starters by combining class.
+    i, n = 0, len(seq)
+    while i < n:
+        if combining(seq[i][0]) == 0:
+            i += 1
+            continue
+        j = i
+        while j < n and combining(seq[j][0]) != 0:
+            j += 1
+        if j - i > 1:
+            seq[i:j] = sorted(seq[i:j], key=lambda p: combining(p[0]))
+        i = j
+    if form in ("NFD", "NFKD"):
+        return seq
+    out: list[list] = []
+    starter = -1
+    for c, chg in seq:
+        cc = combining(c)
+        if starter >= 0:
+            last_cc = combining(out[-1][0]) if len(out) - 1 > starter else None
+            if last_cc is None or last_cc < cc:
+                comp = _compose(out[starter][0], c)
+                if comp is not None:
+                    out[starter][0] = comp
+                    out[starter][1] += chg - 1
+                    continue
+        if cc == 0:
+            starter = len(out)
+        out.append([c, chg])
+    return out
+
+
 def _unicode_form(ns: NormalizedString, form: str) -> None:
     text = ns.text
     if unicodedata.is_normalized(form, text):
         return
-    # Normalize per segment (a starter plus its combining marks): each output char of a
-    # segment aligns to the whole segment, which keeps offsets well defined under
-    # reordering and composition.
+    pairs = _normalization_changes(text, form)
+    if "".join(c for c, _ in pairs) != unicodedata.normalize(form, text):  # pragma: no cover
+        # Should not happen; keep the text right and align conservatively.
+        ns.transform([(unicodedata.normalize(form, text), 0, len(text))])
+        return
     chunks: list[tuple[str, int, int]] = []
-    start = 0
-    n = len(text)
-    combining = unicodedata.combining
-    for i in range(1, n + 1):
-        if i == n or not combining(text[i]):
-            seg = text[start:i]
-            out = unicodedata.normalize(form, seg)
-            if out == seg and i - start > 1:
-                chunks.extend((c, start + k, start + k + 1) for k, c in enumerate(seg))
-            elif len(out) == len(seg) == 1:
-                chunks.append((out, start, i))
-            elif len(out) == i - start:
-                chunks.extend((c, start + k, start + k + 1) for k, c in enumerate(out))
-            else:
-                chunks.append((out, start, i))
-            start = i
+    pos = 0
+    for c, chg in pairs:
+        if chg > 0:
+            chunks.append((c, pos, pos))
+        else:
+            chunks.append((c, pos, pos + 1))
+            pos += 1 - chg
     ns.transform(chunks)
 
 
@@ -196,14 +261,15 @@ def _drop_chars(ns: NormalizedString, keep) -> None:
 
 
 class StripAccents(Normalizer):
-    """Remove combining marks (category Mn); usually after NFD."""
+    """Remove combining marks (categories Mn, Mc, Me); usually after NFD."""
 
     type_name = "StripAccents"
 
     def normalize(self, ns: NormalizedString) -> None:
         if ns.text.isascii():
             return
-        _drop_chars(ns, lambda c: _MN_RE.match(c) is None)
+        # HF's StripAccents drops every mark (Mn, Mc, Me); BertNormalizer only Mn.
+        _drop_chars(ns, lambda c: _MARK_RE.match(c) is None)
 
 
 class Replace(Normalizer):
@@ -232,7 +298,9 @@ class Replace(Normalizer):
                 continue
             found = True
             chunks.extend((c, i, i + 1) for i, c in enumerate(text[pos:s], pos))
-            chunks.append((self.content, s, e))
+            # HF removes the match, then inserts the content after its last character, so
+            # the content aligns to that character alone.
+            chunks.append((self.content, e - 1, e))
             pos = e
         if not found:
             return
@@ -256,6 +324,7 @@ class Prepend(Normalizer):
 # Unicode versions as HF's Rust tables do; unicodedata lags on older Pythons.
 _CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}\p{Cn}\p{Co}]")
 _MN_RE = regex.compile(r"\p{Mn}")
+_MARK_RE = regex.compile(r"\p{M}")
 
 
 def _is_control(c: str) -> bool:
@@ -412,3 +481,11 @@ def normalizer_from_dict(
 ) -> Normalizer | None:
     """Build a normalizer from its HF ``tokenizer.json`` object (``None`` stays ``None``)."""
     return build(REGISTRY, "normalizer", data, path=path, where=where)
+
+
+# -- SentencePiece's compiled charsmap (issue 4) -----------------------------------------
+# ``Precompiled`` lives with the SentencePiece format code; registered here so that
+# tokenizer.json files using it load. Imported last: that module subclasses Normalizer.
+from .formats.precompiled import Precompiled as _Precompiled  # noqa: E402
+
+REGISTRY[_Precompiled.type_name] = _Precompiled

@@ -465,5 +465,12 @@ REGISTRY: dict[str, type[PreTokenizer]] = {
 def pre_tokenizer_from_dict(
     data: Any, *, path: str | None = None, where: str = "pre_tokenizer"
 ) -> PreTokenizer | None:
-    """Build a pre-tokenizer from its HF ``tokenizer.json`` object."""
+    """Build a pre-tokenizer from its HF ``tokenizer.json`` object.
+
+    codetok's own pre-tokenizers (``"codetok.Words"``, ...) register themselves when
+    :mod:`codetok.text` is imported; it is imported here on first need.
+    """
+    if isinstance(data, dict) and str(data.get("type", "")).startswith("codetok."):
+        if data["type"] not in REGISTRY:
+            import codetok.text  # noqa: F401 - registers the codetok.* pre-tokenizers
     return build(REGISTRY, "pre_tokenizer", data, path=path, where=where)

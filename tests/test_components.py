@@ -297,3 +297,37 @@ def test_post_processor_output_and_json(index, bert_dir):
                     ) == (hh.ids, hh.type_ids, hh.offsets, hh.special_tokens_mask, hh.word_ids)
                     assert cc.sequence_ids == hh.sequence_ids
                 assert len(c.overflowing) == len(h.overflowing)
+
+
+ALIGNMENT_TEXTS = TEXTS + [
+    "e\u0301x \u1100\u1161\u11a8z a\u0323\u0307b \u1e9b\u0323 \ufb01\u2460x \u0b47\u0b3e q\u0307\u0323 x\u0345\u0301 \u01c5",
+    "\u00c5\u212b \u2126 \uff21\uff22 \u3300 \u33c0",
+]
+
+
+@pytest.mark.parametrize("ours,theirs", NORMALIZERS, ids=lambda c: type(c).__name__)
+def test_normalizer_alignment_matches_hf(ours, theirs):
+    """Per-character offsets after normalization: every normalized char becomes a token."""
+    from codetok import Tokenizer
+
+    h = hf.Tokenizer(hf.models.WordLevel({"[UNK]": 0}, unk_token="[UNK]"))
+    h.normalizer = theirs
+    h.pre_tokenizer = hp.Split(hf.Regex("."), "isolated")
+    c = Tokenizer.from_str(h.to_str())
+    for text in ALIGNMENT_TEXTS:
+        he, ce = h.encode(text), c.encode(text)
+        assert ce.offsets == he.offsets, text
+
+
+def test_codetok_only_components_load_in_a_fresh_process():
+    import subprocess
+    import sys
+
+    from codetok.text import words_tokenizer
+
+    saved = words_tokenizer(corpus=["I can't go"]).to_str()
+    code = 'import sys\nfrom codetok import Tokenizer\nprint(Tokenizer.from_str(sys.stdin.read()).encode("I can\'t").tokens)'
+    out = subprocess.run(
+        [sys.executable, "-c", code], input=saved, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "['I', 'ca', \"n't\"]"

@@ -1,0 +1,48 @@
+"""Plain-text tokenizers built from the pipeline: whitespace, words, patterns, chars, bytes.
+
+Each factory returns a :class:`~codetok.Tokenizer` (normalizer, pre-tokenizer, WordLevel
+model, decoder) that works on its own, saves to ``tokenizer.json`` and learns its
+vocabulary from a corpus (``corpus=`` / ``files=``, ``min_frequency``, ``max_size``,
+``unk_token``, ``special_tokens``). :func:`train` re-learns the vocabulary of any of them,
+:func:`build_vocab` returns the vocabulary only.
+
+=================================  ===============================  ====================
+factory                            pieces                           tokenizer.json
+=================================  ===============================  ====================
+:func:`whitespace_tokenizer`       runs of non-whitespace           HF schema
+:func:`words_tokenizer`            Penn Treebank-style words         ``codetok.Words``
+:func:`pattern_tokenizer`          ordered regexes, longest match   ``codetok.Patterns``
+:func:`char_tokenizer`             code points / grapheme clusters  HF schema
+:func:`byte_tokenizer`             UTF-8 bytes, ids 0-255           HF schema
+=================================  ===============================  ====================
+
+Importing this package registers the two ``codetok.*`` pre-tokenizers so that
+``Tokenizer.from_file`` can load them.
+
+>>> from codetok.text import words_tokenizer
+>>> words_tokenizer(corpus=["I can't."]).encode("I can't!").tokens
+['I', 'ca', "n't", '[UNK]']
+"""
+
+from .byte_level import ByteTokenizer, byte_tokenizer
+from .chars import char_tokenizer
+from .patterns import Patterns, pattern_tokenizer
+from .vocab import build_vocab, count_pieces, iter_corpus, train, vocab_from_counts
+from .whitespace import whitespace_tokenizer
+from .words import Words, words_tokenizer
+
+__all__ = [
+    "ByteTokenizer",
+    "Patterns",
+    "Words",
+    "build_vocab",
+    "byte_tokenizer",
+    "char_tokenizer",
+    "count_pieces",
+    "iter_corpus",
+    "pattern_tokenizer",
+    "train",
+    "vocab_from_counts",
+    "whitespace_tokenizer",
+    "words_tokenizer",
+]
