@@ -252,12 +252,9 @@ class Strip(Normalizer):
             ns.text, ns.base, ns.align = sub.text, sub.base, sub.align
 
 
-def _drop_chars(ns: NormalizedString, keep) -> None:
-    text = ns.text
-    flags = [keep(c) for c in text]
-    if all(flags):
-        return
-    ns.transform([(c, i, i + 1) for i, (c, k) in enumerate(zip(text, flags)) if k])
+def _drop_matches(ns: NormalizedString, pattern: regex.Pattern[str]) -> None:
+    """Delete every character matched by a one-character ``pattern``."""
+    ns.delete([m.start() for m in pattern.finditer(ns.text)])
 
 
 class StripAccents(Normalizer):
@@ -269,7 +266,7 @@ class StripAccents(Normalizer):
         if ns.text.isascii():
             return
         # HF's StripAccents drops every mark (Mn, Mc, Me); BertNormalizer only Mn.
-        _drop_chars(ns, lambda c: _MARK_RE.match(c) is None)
+        _drop_matches(ns, _MARK_RE)
 
 
 class Replace(Normalizer):
@@ -322,15 +319,10 @@ class Prepend(Normalizer):
 
 # Character classes come from the regex module's Unicode tables, which track recent
 # Unicode versions as HF's Rust tables do; unicodedata lags on older Pythons.
-_CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}\p{Cn}\p{Co}]")
 _MN_RE = regex.compile(r"\p{Mn}")
 _MARK_RE = regex.compile(r"\p{M}")
-
-
-def _is_control(c: str) -> bool:
-    if c in "\t\n\r":
-        return False
-    return _CONTROL_RE.match(c) is not None
+_WS_TO_SPACE = {ord(c): " " for c in RUST_WHITESPACE if c != " "}
+_BERT_DROP_RE = regex.compile(r"(?![\t\n\r])[\x00\ufffd\p{Cc}\p{Cf}\p{Cn}\p{Co}]")
 
 
 def _is_chinese(o: int) -> bool:
@@ -374,8 +366,7 @@ class BertNormalizer(Normalizer):
         text = ns.text
         ascii_only = text.isascii()
         if self.clean_text:
-            if not ascii_only or any(c < " " or c == "\x7f" for c in text):
-                self._clean(ns)
+            self._clean(ns)
         if self.handle_chinese_chars and not ascii_only:
             text = ns.text
             if any(_is_chinese(ord(c)) for c in text):
@@ -385,26 +376,16 @@ class BertNormalizer(Normalizer):
         strip = self.lowercase if self.strip_accents is None else self.strip_accents
         if strip and not ns.text.isascii():
             _unicode_form(ns, "NFD")
-            _drop_chars(ns, lambda c: _MN_RE.match(c) is None)
+            _drop_matches(ns, _MN_RE)
         if self.lowercase:
             _lower_chars(ns)
 
     @staticmethod
     def _clean(ns: NormalizedString) -> None:
-        text = ns.text
-        chunks = []
-        changed = False
-        for i, c in enumerate(text):
-            if c == "\x00" or c == "\ufffd" or _is_control(c):
-                changed = True
-                continue
-            if c in RUST_WHITESPACE and c != " ":
-                chunks.append((" ", i, i + 1))
-                changed = True
-            else:
-                chunks.append((c, i, i + 1))
-        if changed:
-            ns.transform(chunks)
+        # Controls (but tab/newline/CR), NUL and U+FFFD are deleted, then whitespace
+        # becomes a plain space one for one.
+        _drop_matches(ns, _BERT_DROP_RE)
+        ns.map_chars(ns.text.translate(_WS_TO_SPACE))
 
 
 class ByteLevel(Normalizer):

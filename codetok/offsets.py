@@ -135,6 +135,32 @@ class NormalizedString:
         else:
             self.align = align
 
+    def delete(self, positions: list[int]) -> None:
+        """Remove the characters at the given sorted positions (alignment kept)."""
+        if not positions:
+            return
+        text = self.text
+        keep_text: list[str] = []
+        prev = 0
+        for p in positions:
+            keep_text.append(text[prev:p])
+            prev = p + 1
+        keep_text.append(text[prev:])
+        spans = self.spans()
+        align: list[Span] = []
+        prev = 0
+        for p in positions:
+            align.extend(spans[prev:p])
+            prev = p + 1
+        align.extend(spans[prev:])
+        self.text = "".join(keep_text)
+        if align:
+            self.base = align[0][0]
+            self.align = align
+        else:
+            self.base = self.original_span(0, 0)[0] if spans else self.base
+            self.align = None
+
     def prepend(self, prefix: str) -> None:
         """Insert ``prefix`` before the text, aligned to the first character."""
         if not self.text or not prefix:

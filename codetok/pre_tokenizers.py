@@ -12,7 +12,6 @@ consecutive matches become one piece). Empty pieces are always dropped.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import regex
@@ -21,7 +20,6 @@ from ._bytes import LATIN1_TO_BYTECHAR, bytes_to_unicode
 from ._regex import compile_onig, compile_pattern
 from ._serde import Component, build, pattern_from_any
 from .errors import ConfigurationError
-from .normalizers import RUST_WHITESPACE
 from .offsets import NormalizedString, Span
 
 __all__ = [
@@ -124,11 +122,27 @@ def split_spans(n: int, matches: list[Span], behavior: str, invert: bool = False
 def _cut(ns: NormalizedString, spans: list[Span]) -> list[NormalizedString]:
     if len(spans) == 1 and spans[0] == (0, len(ns.text)):
         return [ns]
+    if ns.align is None:
+        # Identity alignment: build the slices directly (the hot path).
+        text, base, new = ns.text, ns.base, NormalizedString
+        return [new(text[s:e], base + s) for s, e in spans]
     return [ns.slice(s, e) for s, e in spans]
 
 
-def _char_matches(text: str, pred: Callable[[str], bool]) -> list[Span]:
-    return [(i, i + 1) for i, c in enumerate(text) if pred(c)]
+def _char_matches(text: str, pattern: regex.Pattern[str]) -> list[Span]:
+    """Spans of the single characters ``pattern`` matches (one C-level pass)."""
+    return [m.span() for m in pattern.finditer(text)]
+
+
+# Unicode White_Space (Rust's char::is_whitespace), as a regex class body.
+_WS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_WS_RE = regex.compile(f"[{_WS}]")
+_NON_WS_RUN_RE = regex.compile(f"[^{_WS}]+")
+# BERT punctuation: all ASCII symbols plus Unicode P*.
+_PUNCT = "!-/:-@\\[-`{-~\\p{P}"
+_PUNCT_RE = regex.compile(f"[{_PUNCT}]")
+_BERT_RE = regex.compile(f"[^{_WS}{_PUNCT}]+|[{_PUNCT}]")
+_NUMERIC_RE = regex.compile(r"\p{N}")
 
 
 class PreTokenizer(Component):
@@ -233,20 +247,7 @@ class WhitespaceSplit(PreTokenizer):
     type_name = "WhitespaceSplit"
 
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
-        text = ns.text
-        return _cut(
-            ns, split_spans(len(text), _char_matches(text, RUST_WHITESPACE.__contains__), "removed")
-        )
-
-
-_PUNCT_RE = regex.compile(r"\p{P}")
-_NUMERIC_RE = regex.compile(r"\p{N}")
-
-
-def _is_punctuation(c: str) -> bool:
-    if c < "\x80":
-        return c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
-    return _PUNCT_RE.match(c) is not None
+        return _cut(ns, [m.span() for m in _NON_WS_RUN_RE.finditer(ns.text)])
 
 
 class BertPreTokenizer(PreTokenizer):
@@ -255,16 +256,7 @@ class BertPreTokenizer(PreTokenizer):
     type_name = "BertPreTokenizer"
 
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
-        text = ns.text
-        out: list[NormalizedString] = []
-        for piece in _cut(
-            ns, split_spans(len(text), _char_matches(text, RUST_WHITESPACE.__contains__), "removed")
-        ):
-            t = piece.text
-            out.extend(
-                _cut(piece, split_spans(len(t), _char_matches(t, _is_punctuation), "isolated"))
-            )
-        return out
+        return _cut(ns, [m.span() for m in _BERT_RE.finditer(ns.text)])
 
 
 _PREPEND_SCHEMES = ("always", "first", "never")
@@ -294,6 +286,7 @@ class Metaspace(PreTokenizer):
         self.replacement = replacement
         self.prepend_scheme = prepend_scheme
         self.split_ = split
+        self._rep_re = regex.compile(regex.escape(replacement))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -327,7 +320,7 @@ class Metaspace(PreTokenizer):
         if not self.split_:
             return [ns]
         t = ns.text
-        return _cut(ns, split_spans(len(t), _char_matches(t, rep.__eq__), "merged_with_next"))
+        return _cut(ns, split_spans(len(t), _char_matches(t, self._rep_re), "merged_with_next"))
 
 
 class Punctuation(PreTokenizer):
@@ -343,11 +336,7 @@ class Punctuation(PreTokenizer):
 
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
         t = ns.text
-        return _cut(ns, split_spans(len(t), _char_matches(t, _is_punctuation), self.behavior))
-
-
-def _is_numeric(c: str) -> bool:
-    return _NUMERIC_RE.match(c) is not None
+        return _cut(ns, split_spans(len(t), _char_matches(t, _PUNCT_RE), self.behavior))
 
 
 class Digits(PreTokenizer):
@@ -361,7 +350,7 @@ class Digits(PreTokenizer):
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
         t = ns.text
         behavior = "isolated" if self.individual_digits else "contiguous"
-        return _cut(ns, split_spans(len(t), _char_matches(t, _is_numeric), behavior))
+        return _cut(ns, split_spans(len(t), _char_matches(t, _NUMERIC_RE), behavior))
 
 
 class CharDelimiterSplit(PreTokenizer):
@@ -373,10 +362,11 @@ class CharDelimiterSplit(PreTokenizer):
         if len(delimiter) != 1:
             raise ConfigurationError(f"delimiter must be one character, got {delimiter!r}")
         self.delimiter = delimiter
+        self._re = regex.compile(regex.escape(delimiter))
 
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
         t = ns.text
-        return _cut(ns, split_spans(len(t), _char_matches(t, self.delimiter.__eq__), "removed"))
+        return _cut(ns, split_spans(len(t), _char_matches(t, self._re), "removed"))
 
 
 class Split(_RegexSplit):

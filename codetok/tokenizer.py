@@ -318,7 +318,10 @@ class Tokenizer:
         >>> tok.pre_tokenize("hi  there")
         [('hi', (0, 2), None), ('there', (4, 9), None)]
         """
-        return [(p.text, p.original_span(0, len(p.text)), tid) for p, tid in self._splits(_check_str(text), None)]
+        return [
+            (p.text, p.original_span(0, len(p.text)), tid)
+            for p, tid in self._splits(_check_str(text), None)
+        ]
 
     def _encode_one(
         self, text: str, type_id: int, word_idx: int | None, skip: frozenset[str] | None
@@ -327,32 +330,46 @@ class Tokenizer:
         tokens: list[str] = []
         offsets: list[tuple[int, int]] = []
         words: list[int | None] = []
-        model = self.model
+        tokenize = self.model.tokenize
+        add_id, add_tok, add_off, add_words = (
+            ids.append,
+            tokens.append,
+            offsets.append,
+            words.extend,
+        )
         for i, (piece, tid) in enumerate(self._splits(text, skip)):
             w = i if word_idx is None else word_idx
+            ptext = piece.text
             if tid is not None:
-                ids.append(tid)
-                tokens.append(
-                    piece.text
-                )  # HF keeps the matched text (normalized, stripped spaces included)
-                offsets.append(piece.original_span(0, len(piece.text)))
-                words.append(w)
+                add_id(tid)
+                add_tok(ptext)  # HF keeps the matched text (normalized, stripped spaces included)
+                add_off(piece.original_span(0, len(ptext)))
+                add_words((w,))
                 continue
-            toks = model.tokenize(piece.text)
+            toks = tokenize(ptext)
+            if len(toks) == 1 and piece.align is None:
+                t = toks[0]
+                add_id(t[0])
+                add_tok(t[1])
+                s, e = t[2]
+                b = piece.base
+                add_off((b + s, b + e))
+                add_words((w,))
+                continue
             if piece.align is None:
                 b = piece.base
                 for t in toks:
-                    ids.append(t.id)
-                    tokens.append(t.value)
-                    s, e = t.offsets
-                    offsets.append((b + s, b + e))
+                    add_id(t[0])
+                    add_tok(t[1])
+                    s, e = t[2]
+                    add_off((b + s, b + e))
             else:
                 span = piece.original_span
                 for t in toks:
-                    ids.append(t.id)
-                    tokens.append(t.value)
-                    offsets.append(span(*t.offsets))
-            words.extend([w] * len(toks))
+                    add_id(t[0])
+                    add_tok(t[1])
+                    add_off(span(*t[2]))
+            add_words([w] * len(toks))
         n = len(ids)
         return Encoding(ids, [type_id] * n, tokens, offsets, words, [0] * n, [1] * n)
 
