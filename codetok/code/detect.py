@@ -1,0 +1,195 @@
+"""Language detection from a file name, a shebang line, or the content itself.
+
+The order is: the file extension (when exactly one grammar file lists it), then a ``#!``
+line, then content. Content detection scores the ``[detect] patterns`` of every grammar file
+on the first 64 KiB and, when two languages score close, parses the text with both and keeps
+the one with clearly fewer syntax errors. Anything still ambiguous raises
+:class:`~codetok.errors.LanguageError`, which names the candidates and says to pass
+``language=``. Only languages with a grammar file take part.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ..errors import LanguageError
+from .languages import available_languages, get_grammar, grammar_specs
+
+__all__ = ["detect_language", "language_from_path", "language_from_shebang"]
+
+_SAMPLE = 65536
+_MIN_SCORE = 3
+_VERSION_SUFFIX = re.compile(r"[-.\d]+$")
+
+
+def language_from_path(path: str | os.PathLike[str]) -> str | None:
+    """Return the language whose grammar lists the file's extension, or None.
+
+    Args:
+        path: a file name or path; only its extension is used.
+
+    Returns:
+        A canonical language name, or None when no grammar (or several) list the extension.
+
+    >>> language_from_path("src/Main.java")
+    'java'
+    """
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if not ext:
+        return None
+    hits = [
+        name
+        for name, spec in grammar_specs().items()
+        if ext in (e.lower() for e in spec.get("extensions", []))
+    ]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _shebang_program(first_line: str) -> str | None:
+    if not first_line.startswith("#!"):
+        return None
+    words = first_line[2:].strip().split()
+    if not words:
+        return None
+    prog = os.path.basename(words[0])
+    if prog == "env":
+        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        if not rest:
+            return None
+        prog = os.path.basename(rest[0])
+    return prog
+
+
+def language_from_shebang(source: str | bytes) -> str | None:
+    """Return the language named by a ``#!`` first line, or None when there is no shebang.
+
+    Args:
+        source: the code (only the first line is read).
+
+    Returns:
+        A canonical language name, or None when the code has no shebang line.
+
+    Raises:
+        LanguageError: the shebang names an interpreter no grammar file lists.
+
+    >>> language_from_shebang("#!/usr/bin/env python3\\nprint(1)\\n")
+    'python'
+    """
+    head = source[:512]
+    if isinstance(head, bytes):
+        head = head.decode("utf-8", "replace")
+    head = head.lstrip("\ufeff")
+    prog = _shebang_program(head.split("\n", 1)[0].rstrip("\r"))
+    if prog is None:
+        return None
+    base = _VERSION_SUFFIX.sub("", prog) or prog
+    for name, spec in grammar_specs().items():
+        names = spec.get("shebangs", [])
+        if prog in names or base in names:
+            return name
+    raise LanguageError(
+        f"the shebang names {prog!r}, an interpreter no grammar file lists "
+        f"(known: {', '.join(available_languages())}); pass language= explicitly"
+    )
+
+
+def _error_bytes(language: str, data: bytes) -> int:
+    """Bytes inside ERROR nodes plus MISSING nodes, after parsing ``data``."""
+    root = get_grammar(language).parser().parse(data).root_node
+    if not root.has_error:
+        return 0
+    total = 0
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if node.is_error:
+            total += max(1, node.end_byte - node.start_byte)
+        elif node.is_missing:
+            total += 1
+        elif node.has_error:
+            todo.extend(node.children)
+    return total
+
+
+def score_languages(text: str) -> dict[str, int]:
+    """Score every grammar's ``[detect] patterns`` on a text.
+
+    Args:
+        text: the code (the caller truncates it).
+
+    Returns:
+        Language name -> summed weight of the patterns that match.
+
+    >>> score_languages("import os\\ndef f(x):\\n    return x\\n")["python"] > 0
+    True
+    """
+    scores: dict[str, int] = {}
+    for name in grammar_specs():
+        grammar = get_grammar(name)
+        scores[name] = sum(w for p, w in grammar.detect_patterns if p.search(text))
+    return scores
+
+
+def detect_language(
+    source: str | bytes | None = None,
+    *,
+    path: str | os.PathLike[str] | None = None,
+) -> str:
+    """Detect the language of source code from its path, shebang or content.
+
+    Args:
+        source: the code (str or bytes), or None to decide from ``path`` alone.
+        path: the file name; a known extension decides at once.
+
+    Returns:
+        A canonical language name such as ``"python"``.
+
+    Raises:
+        LanguageError: the extension, shebang and content do not point to one language
+            with confidence; the message lists the candidates.
+
+    >>> detect_language(path="app.mjs")
+    'javascript'
+    >>> detect_language("package a.b;\\nimport java.util.List;\\nclass A {}\\n")
+    'java'
+    """
+    if path is not None:
+        by_path = language_from_path(path)
+        if by_path is not None:
+            return by_path
+    if source is None:
+        raise LanguageError(
+            f"cannot tell the language of {os.fspath(path)!r} from its name "
+            f"(known: {', '.join(available_languages())}); pass language= explicitly"
+        )
+    by_shebang = language_from_shebang(source)
+    if by_shebang is not None:
+        return by_shebang
+    sample = source[:_SAMPLE]
+    text = sample.decode("utf-8", "replace") if isinstance(sample, bytes) else sample
+    where = f"{os.fspath(path)!r}" if path is not None else "the source"
+    if not text.strip():
+        raise LanguageError(
+            f"cannot detect the language of {where}: it is empty or blank; "
+            "pass language= explicitly"
+        )
+    scores = score_languages(text)
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    (top, top_score), (second, second_score) = ranked[0], ranked[1]
+    if top_score < _MIN_SCORE:
+        raise LanguageError(
+            f"cannot detect the language of {where}: no language looks likely "
+            f"(scores {dict(ranked)}); pass language= explicitly"
+        )
+    if second_score * 3 >= top_score * 2:
+        data = text.encode("utf-8", "surrogatepass")
+        errors = {name: _error_bytes(name, data) for name, sc in ranked if sc * 3 >= top_score * 2}
+        best = sorted(errors.items(), key=lambda kv: (kv[1], -scores[kv[0]]))
+        if len(best) > 1 and best[1][1] - best[0][1] >= max(2, len(data) // 200):
+            return best[0][0]
+        raise LanguageError(
+            f"cannot detect the language of {where}: it could be {top} or {second} "
+            f"(scores {dict(ranked)}, syntax-error bytes {errors}); pass language= explicitly"
+        )
+    return top
