@@ -209,6 +209,10 @@ class RobertaProcessing(PostProcessor):
         if self.trim_offsets:
             _trim_all(encodings, self.add_prefix_space)
         if not add_special_tokens:
+            # As HF: every top-level encoding gets type id 0, even without special tokens
+            # (their overflowing parts keep theirs).
+            for e in encodings:
+                e.type_ids = [0] * len(e.ids)
             return encodings
         cls, sep = (self.cls[1], self.cls[0]), (self.sep[1], self.sep[0])
         out = []

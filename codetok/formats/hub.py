@@ -1,0 +1,194 @@
+"""``from_pretrained``: a tokenizer from a local folder, the HF cache, or the Hub.
+
+Resolution order for ``name_or_path``:
+
+1. a local folder -> :func:`codetok.formats.pretrained.load_pretrained_dir`; a local
+   ``tokenizer.json`` or ``.tiktoken`` file is loaded directly;
+2. the HF cache, without network: ``<cache>/models--org--name/snapshots/<commit>/``, where
+   ``<commit>`` is read from ``refs/<revision>`` (default ``main``) or is the revision
+   itself when it is a commit hash. ``<cache>`` is ``cache_dir``, else ``HF_HUB_CACHE``,
+   else ``HF_HOME/hub``, else ``~/.cache/huggingface/hub``;
+3. the Hub, through ``huggingface_hub`` (imported only here, only then), unless
+   ``local_files_only`` or ``HF_HUB_OFFLINE`` is set. Only the tokenizer files are fetched.
+
+When nothing is found, :class:`~codetok.errors.NotFoundError` lists the files looked for
+and every place looked in, and says why the Hub was not tried.
+Not handled here: authentication options beyond what ``huggingface_hub`` reads from its
+environment, and repository types other than models.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from ..errors import ConfigurationError, NotFoundError
+from ..tokenizer import Tokenizer
+from .pretrained import TOKENIZER_FILES, load_pretrained_dir
+
+__all__ = ["from_pretrained", "default_cache_dir", "cached_snapshot"]
+
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+# Files that are enough on their own to build a tokenizer.
+_SUFFICIENT = (
+    "tokenizer.json",
+    "vocab.txt",
+    "vocab.json",
+    "tokenizer.model",
+    "spiece.model",
+    "sentencepiece.bpe.model",
+)
+
+
+def default_cache_dir() -> Path:
+    """The HF hub cache folder, resolved from the environment as ``huggingface_hub`` does.
+
+    Returns:
+        ``HF_HUB_CACHE``, else ``HF_HOME/hub``, else ``XDG_CACHE_HOME/huggingface/hub``,
+        else ``~/.cache/huggingface/hub``.
+
+    >>> default_cache_dir().name
+    'hub'
+    """
+    env = os.environ.get("HF_HUB_CACHE") or os.environ.get("HUGGINGFACE_HUB_CACHE")
+    if env:
+        return Path(env).expanduser()
+    home = os.environ.get("HF_HOME")
+    if home:
+        return Path(home).expanduser() / "hub"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
+    return base / "huggingface" / "hub"
+
+
+def _repo_folder(cache: Path, repo_id: str) -> Path:
+    return cache / ("models--" + repo_id.replace("/", "--"))
+
+
+def cached_snapshot(
+    repo_id: str, *, revision: str | None = None, cache_dir: str | os.PathLike[str] | None = None
+) -> Path | None:
+    """The snapshot folder of ``repo_id`` at ``revision`` in the HF cache, if present.
+
+    Args:
+        repo_id: ``"org/name"`` (or ``"name"``).
+        revision: a branch or tag (resolved through ``refs/``) or a commit hash;
+            default ``"main"``.
+        cache_dir: the cache folder; default :func:`default_cache_dir`.
+
+    Returns:
+        The snapshot folder, or ``None`` when the cache does not hold that revision.
+
+    >>> cached_snapshot("org/absent", cache_dir="/nonexistent") is None
+    True
+    """
+    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    repo = _repo_folder(cache, repo_id)
+    rev = revision or "main"
+    ref = repo / "refs" / rev
+    commit = None
+    if ref.is_file():
+        commit = ref.read_text(encoding="utf-8").strip()
+    elif _COMMIT.match(rev):
+        commit = rev
+    if not commit:
+        return None
+    snap = repo / "snapshots" / commit
+    return snap if snap.is_dir() else None
+
+
+def _has_tokenizer_files(folder: Path) -> bool:
+    return any((folder / f).is_file() for f in _SUFFICIENT)
+
+
+def _offline_reason(local_files_only: bool) -> str | None:
+    if local_files_only:
+        return "local_files_only=True"
+    flag = os.environ.get("HF_HUB_OFFLINE", "").strip().lower()
+    if flag in ("1", "true", "yes", "on"):
+        return "HF_HUB_OFFLINE is set"
+    try:
+        import importlib.util
+
+        if importlib.util.find_spec("huggingface_hub") is None:
+            return "huggingface_hub is not installed (pip install 'codetok[hub]')"
+    except (ImportError, ValueError):
+        return "huggingface_hub is not importable"
+    return None
+
+
+def _download(repo_id: str, revision: str | None, cache_dir: str | os.PathLike[str] | None) -> Path:
+    import huggingface_hub  # lazy: optional dependency
+
+    path = huggingface_hub.snapshot_download(
+        repo_id,
+        revision=revision,
+        cache_dir=None if cache_dir is None else os.fspath(cache_dir),
+        allow_patterns=list(TOKENIZER_FILES),
+    )
+    return Path(path)
+
+
+def from_pretrained(
+    name_or_path: str | os.PathLike[str],
+    *,
+    revision: str | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    local_files_only: bool = False,
+) -> Tokenizer:
+    """Load a pretrained tokenizer from a folder, the HF cache, or the Hub.
+
+    Args:
+        name_or_path: a local folder, a ``tokenizer.json`` / ``.tiktoken`` file, or a Hub
+            repository id (``"microsoft/codebert-base"``).
+        revision: branch, tag or commit of a Hub repository (default ``"main"``).
+        cache_dir: the HF cache folder (default: as ``huggingface_hub`` resolves it).
+        local_files_only: never use the network.
+
+    Returns:
+        The tokenizer, with its ``transformers`` settings applied.
+
+    Raises:
+        NotFoundError: nothing usable was found; the message lists the files looked for,
+            the places looked in, and why the Hub was not tried.
+        ConfigurationError: the tokenizer class is not supported.
+        FormatError: a file is malformed.
+
+    >>> tok = from_pretrained("microsoft/codebert-base", local_files_only=True)  # doctest: +SKIP
+    >>> tok("def f(): pass")["input_ids"][:2]  # doctest: +SKIP
+    [0, 9232]
+    """
+    raw = os.fspath(name_or_path)
+    if not isinstance(raw, str) or not raw:
+        raise ConfigurationError(f"name_or_path must be a non-empty str, got {name_or_path!r}")
+    local = Path(raw).expanduser()
+    if local.is_dir():
+        return load_pretrained_dir(local)
+    if local.is_file():
+        if local.suffix == ".tiktoken":
+            from .tiktoken_file import tokenizer_from_tiktoken
+
+            return tokenizer_from_tiktoken(local)
+        return Tokenizer.from_file(local)
+    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    snap = cached_snapshot(raw, revision=revision, cache_dir=cache)
+    if snap is not None and _has_tokenizer_files(snap):
+        return load_pretrained_dir(snap)
+    reason = _offline_reason(local_files_only)
+    if reason is None:
+        return load_pretrained_dir(_download(raw, revision, cache_dir))
+    repo = _repo_folder(cache, raw)
+    rev = revision or "main"
+    where = [f"the local path {local} (no such folder or file)"]
+    if snap is not None:
+        where.append(f"the cached snapshot {snap} (no tokenizer files in it)")
+    else:
+        where.append(
+            f"the HF cache {repo}: no refs/{rev} and no snapshots/<commit> for revision {rev!r}"
+        )
+    raise NotFoundError(
+        f"cannot load a tokenizer for {raw!r}: looked for {', '.join(TOKENIZER_FILES)} in "
+        + "; and in ".join(where)
+        + f". The Hub was not tried because {reason}."
+    )

@@ -1,0 +1,156 @@
+"""``tokenizer.json`` loading and saving against HF ``tokenizers``: Split behaviours,
+Oniguruma-specific regex syntax, ByteLevel without regex, UnicodeScripts, and errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from formats_corpus import ADVERSARIAL, PROSE
+
+from codetok.errors import FormatError, UnknownComponentError
+from codetok.formats.hf_json import load_tokenizer_json, save_tokenizer_json
+
+BEHAVIORS = ["Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous"]
+PATTERNS = [
+    {"Regex": r"\p{N}{1,3}+"},  # Oniguruma: (?:\p{N}{1,3})+, not possessive
+    {"Regex": r"\s+"},
+    {"Regex": r"[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}|\s*[\r\n]"},
+    {"Regex": r"(?i:'s|'t)|\w+"},
+    {"String": " "},
+    {"String": "ab"},
+]
+TEXTS = [
+    "a 1999-20011 99999x it's 'S",
+    "  two  spaces \n\n and\tTAB ",
+    "abab cab ba ab",
+    *PROSE[:3],
+    *ADVERSARIAL[3:12],
+]
+
+
+def _wordlevel_json(pre_tokenizer):
+    return {
+        "version": "1.0",
+        "added_tokens": [],
+        "normalizer": None,
+        "pre_tokenizer": pre_tokenizer,
+        "post_processor": None,
+        "decoder": None,
+        "model": {"type": "WordLevel", "vocab": {"[UNK]": 0}, "unk_token": "[UNK]"},
+    }
+
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: next(iter(p.values())))
+@pytest.mark.parametrize("invert", [False, True])
+def test_split_every_behavior_matches_hf(pattern, invert, hf_tokenizers, tmp_path):
+    for behavior in BEHAVIORS:
+        data = _wordlevel_json(
+            {"type": "Split", "pattern": pattern, "behavior": behavior, "invert": invert}
+        )
+        path = tmp_path / "tokenizer.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        ct = load_tokenizer_json(path)
+        hf = hf_tokenizers.Tokenizer.from_file(str(path))
+        for text in TEXTS:
+            want = hf.pre_tokenizer.pre_tokenize_str(text)
+            assert ct.pre_tokenizer.pre_tokenize_str(text) == want, (behavior, text[:40])
+
+
+@pytest.mark.parametrize(
+    "pre_tokenizer",
+    [
+        {"type": "UnicodeScripts"},
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False},
+        {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": False},
+        {
+            "type": "Sequence",
+            "pretokenizers": [
+                {
+                    "type": "Split",
+                    "pattern": {"Regex": r"\p{N}{1,3}| ?\p{L}+|\s+"},
+                    "behavior": "Isolated",
+                    "invert": False,
+                },
+                {
+                    "type": "ByteLevel",
+                    "add_prefix_space": False,
+                    "trim_offsets": True,
+                    "use_regex": False,
+                },
+            ],
+        },
+    ],
+    ids=["UnicodeScripts", "ByteLevel-noregex", "ByteLevel-noregex-prefix", "Split+ByteLevel"],
+)
+def test_pre_tokenizers_match_hf(pre_tokenizer, hf_tokenizers, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(_wordlevel_json(pre_tokenizer)), encoding="utf-8")
+    ct = load_tokenizer_json(path)
+    hf = hf_tokenizers.Tokenizer.from_file(str(path))
+    texts = TEXTS + ["  lead", "   ", "ひらがなカタカナー漢字", "x1.5y", "日本語 english ΑΒΓ"]
+    for text in texts:
+        assert ct.pre_tokenizer.pre_tokenize_str(text) == hf.pre_tokenizer.pre_tokenize_str(text)
+    out = tmp_path / "saved.json"
+    save_tokenizer_json(ct, out)
+    assert json.loads(out.read_text())["pre_tokenizer"] == json.loads(hf.to_str())["pre_tokenizer"]
+    hf_tokenizers.Tokenizer.from_file(str(out))  # HF loads what codetok wrote
+
+
+def test_unknown_component_names_type_path_and_file(tmp_path):
+    data = _wordlevel_json(
+        {"type": "Sequence", "pretokenizers": [{"type": "Whitespace"}, {"type": "Telepathy"}]}
+    )
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(UnknownComponentError) as info:
+        load_tokenizer_json(path)
+    msg = str(info.value)
+    assert "Telepathy" in msg and "pretokenizers[1]" in msg and str(path) in msg
+
+
+def test_malformed_json_names_the_line(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_text('{\n  "version": "1.0",\n  "model": {,\n}', encoding="utf-8")
+    with pytest.raises(FormatError, match=r"line 3"):
+        load_tokenizer_json(path)
+
+
+def test_codetok_settings_key_and_hf(tmp_path, hf_tokenizers):
+    """HF ``tokenizers`` refuses unknown top-level keys: ``codetok_settings=False`` drops
+    them so HF loads the file; the default keeps them for codetok."""
+    from codetok import Tokenizer
+    from codetok.models import WordLevel
+
+    tok = Tokenizer(WordLevel({"a": 0, "[UNK]": 1}, "[UNK]"))
+    tok.model_max_length = 7
+    keep, drop = tmp_path / "keep.json", tmp_path / "drop.json"
+    save_tokenizer_json(tok, keep)
+    save_tokenizer_json(tok, drop, codetok_settings=False)
+    assert load_tokenizer_json(keep).model_max_length == 7
+    with pytest.raises(Exception):  # noqa: B017 - HF raises a bare Exception
+        hf_tokenizers.Tokenizer.from_file(str(keep))
+    assert hf_tokenizers.Tokenizer.from_file(str(drop)).encode("a").ids == [0]
+
+
+GENERAL = [
+    *({"type": "Punctuation", "behavior": b} for b in BEHAVIORS),
+    {"type": "Digits", "individual_digits": True},
+    {"type": "Digits", "individual_digits": False},
+    {"type": "CharDelimiterSplit", "delimiter": "-"},
+    {"type": "Whitespace"},
+    {"type": "WhitespaceSplit"},
+    {"type": "BertPreTokenizer"},
+    {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "first", "split": True},
+    {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": False},
+]
+
+
+@pytest.mark.parametrize("pre_tokenizer", GENERAL, ids=lambda d: "-".join(map(str, d.values())))
+def test_general_pre_tokenizers_match_hf(pre_tokenizer, hf_tokenizers, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(_wordlevel_json(pre_tokenizer)), encoding="utf-8")
+    ct = load_tokenizer_json(path)
+    hf = hf_tokenizers.Tokenizer.from_file(str(path))
+    for text in TEXTS + ["a-b--c 12-345", "x.,;!? (y) ¿z¡ «w»"]:
+        assert ct.pre_tokenizer.pre_tokenize_str(text) == hf.pre_tokenizer.pre_tokenize_str(text)
