@@ -1,11 +1,24 @@
-"""codetok: syntax-aware code tokenization and a subword engine compatible with HF files."""
+"""codetok: syntax-aware code tokenization and a subword engine compatible with HF files.
+
+The public names are re-exported here; everything else is importable from its own module
+(``codetok.models``, ``codetok.normalizers``, ``codetok.code``, ``codetok.text``, ...).
+"""
 
 from .added_tokens import AddedToken as AddedToken
 from .encoding import BatchEncoding as BatchEncoding
 from .encoding import Encoding as Encoding
 from .errors import CodetokError as CodetokError
+from .formats.hub import from_pretrained as from_pretrained
 from .tokenizer import Tokenizer as Tokenizer
 
 __version__ = "0.1.0"
 
-__all__ = ["AddedToken", "BatchEncoding", "CodetokError", "Encoding", "Tokenizer", "__version__"]
+__all__ = [
+    "AddedToken",
+    "BatchEncoding",
+    "CodetokError",
+    "Encoding",
+    "Tokenizer",
+    "from_pretrained",
+    "__version__",
+]

@@ -117,16 +117,18 @@ def test_malformed_json_names_the_line(tmp_path):
 
 
 def test_codetok_settings_key_and_hf(tmp_path, hf_tokenizers):
-    """HF ``tokenizers`` refuses unknown top-level keys: ``codetok_settings=False`` drops
-    them so HF loads the file; the default keeps them for codetok."""
+    """HF ``tokenizers`` refuses unknown top-level keys: by default the settings are left
+    out so HF loads the file; ``codetok_settings=True`` keeps them for codetok."""
     from codetok import Tokenizer
     from codetok.models import WordLevel
 
     tok = Tokenizer(WordLevel({"a": 0, "[UNK]": 1}, "[UNK]"))
     tok.model_max_length = 7
     keep, drop = tmp_path / "keep.json", tmp_path / "drop.json"
-    save_tokenizer_json(tok, keep)
-    save_tokenizer_json(tok, drop, codetok_settings=False)
+    save_tokenizer_json(tok, keep, codetok_settings=True)
+    save_tokenizer_json(tok, drop)
+    tok.save(tmp_path / "plain.json")
+    assert hf_tokenizers.Tokenizer.from_file(str(tmp_path / "plain.json")).encode("a").ids == [0]
     assert load_tokenizer_json(keep).model_max_length == 7
     with pytest.raises(Exception):  # noqa: B017 - HF raises a bare Exception
         hf_tokenizers.Tokenizer.from_file(str(keep))

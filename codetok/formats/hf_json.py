@@ -29,7 +29,6 @@ file; malformed JSON raises :class:`~codetok.errors.FormatError` naming the line
 
 from __future__ import annotations
 
-import json
 import os
 
 from ..tokenizer import Tokenizer
@@ -61,14 +60,14 @@ def save_tokenizer_json(
     path: str | os.PathLike[str],
     *,
     pretty: bool = True,
-    codetok_settings: bool = True,
+    codetok_settings: bool = False,
 ) -> None:
     """Write ``tokenizer`` as a ``tokenizer.json``.
 
     HF ``tokenizers`` (0.23) refuses a file with an unknown top-level key, so a file that
     carries codetok's settings (``model_max_length``, sides, special tokens map, ... under
-    ``"codetok"``) loads in codetok only. Pass ``codetok_settings=False`` for a file HF
-    loads; :func:`codetok.formats.pretrained.save_pretrained` writes those settings to
+    ``"codetok"``) loads in codetok only. By default the file is HF-loadable;
+    :func:`codetok.formats.pretrained.save_pretrained` writes those settings to
     ``tokenizer_config.json`` instead.
 
     Args:
@@ -84,10 +83,4 @@ def save_tokenizer_json(
     >>> load_tokenizer_json(p).get_vocab()
     {'a': 0}
     """
-    if codetok_settings:
-        tokenizer.save(path, pretty=pretty)
-        return
-    data = tokenizer.to_dict()
-    data.pop("codetok", None)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(json.dumps(data, ensure_ascii=False, indent=2 if pretty else None))
+    tokenizer.save(path, pretty=pretty, settings=codetok_settings)
