@@ -1,0 +1,173 @@
+"""Code tokenization speed (MB/s) per language: codetok vs code-tokenize vs plain BPE.
+
+On the same files of each language (from ``corpora/fetch_code.py``), measures:
+
+* ``codetok lex``: tree-sitter parse + codetok lexeme stream (:func:`codetok.code.lex`);
+* ``codetok CodeBERT``: parse + lex + GPT-2/RoBERTa BPE encode + token/lexeme alignment
+  (:class:`codetok.code.codebert.CodeBertTokenizer`);
+* ``codetok CodeTokenizer``: the default code tokenizer (parse + lex + route + subwords),
+  when its data file is installed;
+* ``code-tokenize``: the PyPI package ``code-tokenize`` (parse + program tokens), and the
+  same followed by HF ``tokenizers`` GPT-2 BPE on its space-joined tokens. Its releases
+  fetch grammars from the network at first use; here its parser is pointed at the
+  installed ``tree-sitter-*`` wheels instead (an in-process shim, nothing else changed);
+* plain byte-level BPE on the raw text: GPT-2 through codetok's ``Tokenizer`` and through
+  HF ``tokenizers``.
+
+Every figure is one thread, files encoded one at a time, bytes of UTF-8 source per second
+of wall time (best of ``--repeat`` runs).
+
+    python corpora/fetch_code.py /tmp/code_corpus --max-mb 6
+    python benchmarks/code_bench.py /tmp/code_corpus --mb 2 --repeat 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _code_common import LANGUAGES, codebert_folder, corpus_files, read_text  # noqa: E402
+
+CT_LANG = {"python": "python", "java": "java", "javascript": "javascript", "csharp": "c_sharp"}
+
+
+def load_texts(root: Path, language: str, megabytes: float) -> list[str]:
+    texts, size = [], 0
+    for path in corpus_files(root, language):
+        text = read_text(path)
+        if text is None or not text.strip():
+            continue
+        texts.append(text)
+        size += len(text.encode("utf-8"))
+        if size >= megabytes * 1e6:
+            break
+    return texts
+
+
+def timed(fn: Callable[[str], object], texts: list[str], repeat: int) -> float:
+    """Best wall time of running ``fn`` on every text."""
+    fn(texts[0][:2000])  # warm caches
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for t in texts:
+            fn(t)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def code_tokenize_shim() -> Callable[[str, str], list[str]] | str:
+    """code-tokenize's tokenize(), its parser built from the installed grammar wheels."""
+    try:
+        import code_tokenize
+        import code_tokenize.parsers as ctp
+    except ImportError as e:
+        return f"not installed ({e})"
+    import importlib
+
+    from tree_sitter import Language, Parser
+
+    wheels = {
+        "python": "tree_sitter_python",
+        "java": "tree_sitter_java",
+        "javascript": "tree_sitter_javascript",
+        "c_sharp": "tree_sitter_c_sharp",
+    }
+    cache: dict[str, object] = {}
+
+    def init(self, lang):  # noqa: ANN001, ANN202 - replaces ASTParser.__init__
+        if lang not in cache:
+            cache[lang] = Language(importlib.import_module(wheels[lang]).language())
+        self.lang_id, self.lang = lang, cache[lang]
+        self.parser = Parser(self.lang)
+
+    ctp.ASTParser.__init__ = init
+    code_tokenize.ASTParser.__init__ = init
+
+    def run(text: str, lang: str) -> list[str]:
+        return [str(t) for t in code_tokenize.tokenize(text, lang=lang, syntax_error="ignore")]
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", type=Path, help="folder written by corpora/fetch_code.py")
+    parser.add_argument("--languages", nargs="+", default=list(LANGUAGES))
+    parser.add_argument("--mb", type=float, default=2.0, help="megabytes per language")
+    parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import tokenizers
+
+    from codetok.code import lex
+    from codetok.code.codebert import CodeBertTokenizer
+    from codetok.formats.hub import from_pretrained
+
+    folder = codebert_folder(Path(tempfile.mkdtemp()) / "codebert")
+    cb = CodeBertTokenizer(folder)
+    ct_bpe = from_pretrained(folder)
+    hf_bpe = tokenizers.Tokenizer.from_file(str(_hf_json(ct_bpe, folder)))
+    try:
+        from codetok.code.tokenizer import CodeTokenizer
+
+        code_tok = CodeTokenizer.default()
+    except Exception as e:  # noqa: BLE001 - report why the row is missing
+        code_tok = None
+        print(f"(codetok CodeTokenizer skipped: {type(e).__name__}: {e})")
+    ctk = code_tokenize_shim()
+    if isinstance(ctk, str):
+        print(f"(code-tokenize skipped: {ctk})")
+
+    rows: list[tuple[str, str, float, float]] = []
+    for lang in args.languages:
+        texts = load_texts(args.corpus, lang, args.mb)
+        if not texts:
+            print(f"(no {lang} files under {args.corpus})")
+            continue
+        mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
+        cases: dict[str, Callable[[str], object]] = {
+            "codetok lex (parse+lex)": lambda t, lang=lang: lex(t, lang),
+            "codetok CodeBERT (parse+lex+BPE+align)": lambda t, lang=lang: cb.encode(t, lang),
+        }
+        if code_tok is not None:
+            cases["codetok CodeTokenizer (parse+lex+route+subwords)"] = lambda t, lang=lang: (
+                code_tok.encode(t, lang)
+            )
+        if not isinstance(ctk, str):
+            cases["code-tokenize (parse+tokens)"] = lambda t, lang=lang: ctk(t, CT_LANG[lang])
+            cases["code-tokenize + HF GPT-2 BPE"] = lambda t, lang=lang: hf_bpe.encode(
+                " ".join(ctk(t, CT_LANG[lang]))
+            )
+        cases["plain BPE: codetok GPT-2 (raw text)"] = lambda t: ct_bpe.encode(t)
+        cases["plain BPE: HF tokenizers GPT-2 (raw text)"] = lambda t: hf_bpe.encode(t)
+        for name, fn in cases.items():
+            try:
+                dt = timed(fn, texts, args.repeat)
+                rows.append((lang, name, mb, mb / dt))
+            except Exception as e:  # noqa: BLE001 - a peer failing is a result too
+                rows.append((lang, f"{name} FAILED: {type(e).__name__}: {str(e)[:60]}", mb, 0.0))
+            print(f"{lang:<11} {rows[-1][1]:<52} {mb:6.2f} MB {rows[-1][3]:8.2f} MB/s", flush=True)
+    print("\n| language | tokenizer | MB | MB/s |\n| --- | --- | ---: | ---: |")
+    for lang, name, mb, rate in rows:
+        print(f"| {lang} | {name} | {mb:.2f} | {rate:.2f} |")
+    return 0
+
+
+def _hf_json(tok, folder: Path) -> Path:  # noqa: ANN001
+    """Save the codetok RoBERTa tokenizer as tokenizer.json for HF ``tokenizers``."""
+    from codetok.formats.pretrained import save_pretrained
+
+    out = folder.parent / "saved"
+    save_pretrained(tok, out)
+    return out / "tokenizer.json"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
