@@ -13,9 +13,20 @@ from .tokenizer import Tokenizer as Tokenizer
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    # The code front end loads tree-sitter and its grammars: import it on first use.
+    if name in ("CodeTokenizer", "CodeEncoding"):
+        from . import code
+
+        return getattr(code, name)
+    raise AttributeError(f"module 'codetok' has no attribute {name!r}")
+
 __all__ = [
     "AddedToken",
     "BatchEncoding",
+    "CodeEncoding",
+    "CodeTokenizer",
     "CodetokError",
     "Encoding",
     "Tokenizer",

@@ -27,8 +27,18 @@ EPILOG_SPLIT = """examples:
 """
 
 EPILOG_ENCODE = """examples:
-  codetok encode notes.txt --tokenizer path/to/tokenizer.json
-  codetok encode notes.txt --tokenizer bert_folder --format tokens
+  codetok encode Main.java                      # ids, with the built-in code tokenizer
+  codetok encode app.py --format tokens
+  codetok encode app.js --format json --drop-comments
+  codetok encode Program.cs --format html -o Program.html
+  codetok encode app.py --tokenizer my_code_tokenizer.json   # from `codetok train`
+  codetok encode notes.txt --tokenizer path/to/tokenizer.json --format tokens   # text
+"""
+
+EPILOG_TRAIN = """examples:
+  codetok train src/ lib/ --vocab-size 16000 --model bpe -o code_tokenizer.json
+  codetok train repo/ --languages python java --model unigram -o uni.json
+  codetok train repo/ --comment-vocab separate --vocab-size 24000 -o code.json
 """
 
 EPILOG_ANALYZE = """examples:
@@ -102,20 +112,87 @@ def _load_tokenizer(spec: str):
     return Tokenizer.from_file(p)
 
 
-def cmd_encode(args: argparse.Namespace) -> int:
-    tok = _load_tokenizer(args.tokenizer)
-    text = _read_source(args.file).decode("utf-8", "surrogateescape")
-    enc = tok.encode(text, add_special_tokens=not args.no_special_tokens)
-    out = sys.stdout
-    if args.format == "ids":
-        out.write(" ".join(map(str, enc.ids)) + "\n")
-    elif args.format == "tokens":
-        out.write(" ".join(enc.tokens) + "\n")
+def _load_any_tokenizer(spec: str):
+    """A CodeTokenizer for a code tokenizer file, else a text Tokenizer."""
+    p = Path(spec)
+    if p.is_file():
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = None
+        if isinstance(data, dict) and "codetok_code" in data:
+            from .code import CodeTokenizer
+
+            return CodeTokenizer.from_dict(data, path=str(p))
+    return _load_tokenizer(spec)
+
+
+def _write(args: argparse.Namespace, text: str) -> None:
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
     else:
-        json.dump(
-            {"ids": enc.ids, "tokens": enc.tokens, "offsets": enc.offsets}, out, ensure_ascii=False
+        sys.stdout.write(text)
+
+
+def cmd_encode(args: argparse.Namespace) -> int:
+    from .code import CodeTokenizer
+
+    tok = CodeTokenizer.default() if args.tokenizer is None else _load_any_tokenizer(args.tokenizer)
+    data = _read_source(args.file)
+    if not isinstance(tok, CodeTokenizer):
+        return _encode_text(args, tok, data)
+    enc = tok.encode(
+        data,
+        args.language,
+        path=args.file,
+        drop_comments=args.drop_comments or None,
+        drop_docstrings=args.drop_docstrings or None,
+        normalize_whitespace=args.normalize_whitespace or None,
+    )
+    if args.format == "ids":
+        _write(args, " ".join(map(str, enc.ids)) + "\n")
+    elif args.format == "tokens":
+        _write(args, " ".join(enc.tokens) + "\n")
+    elif args.format == "html":
+        from .code.html import render_html
+
+        _write(args, render_html(enc, title=Path(args.file).name))
+    else:
+        _write(args, json.dumps(enc.to_dict(), ensure_ascii=False) + "\n")
+    return 0
+
+
+def _encode_text(args: argparse.Namespace, tok, data: bytes) -> int:
+    if args.format == "html":
+        raise CodetokError("--format html needs a code tokenizer (omit --tokenizer)")
+    text = data.decode("utf-8", "surrogateescape")
+    enc = tok.encode(text, add_special_tokens=not args.no_special_tokens)
+    if args.format == "ids":
+        _write(args, " ".join(map(str, enc.ids)) + "\n")
+    elif args.format == "tokens":
+        _write(args, " ".join(enc.tokens) + "\n")
+    else:
+        _write(
+            args,
+            json.dumps({"ids": enc.ids, "tokens": enc.tokens, "offsets": enc.offsets}) + "\n",
         )
-        out.write("\n")
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from .code import CodeTokenizer
+
+    tok = CodeTokenizer.train(
+        [Path(d) for d in args.dirs],
+        languages=args.languages,
+        vocab_size=args.vocab_size,
+        model=args.model,
+        comment_vocab=args.comment_vocab,
+        min_frequency=args.min_frequency,
+        show_progress=not args.quiet,
+    )
+    tok.save(args.output)
+    sys.stderr.write(f"wrote {args.output}: {tok!r}\n")
     return 0
 
 
@@ -166,15 +243,50 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "encode",
-        help="encode a text file with a tokenizer file or folder",
+        help="encode a source file (built-in code tokenizer) or a text file",
         epilog=EPILOG_ENCODE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file")
-    p.add_argument("--tokenizer", "-t", required=True, help="a tokenizer.json or a model folder")
-    p.add_argument("--format", choices=("ids", "tokens", "json"), default="ids")
-    p.add_argument("--no-special-tokens", action="store_true")
+    p.add_argument("--language", "-l", help="python, java, csharp or javascript (default: detect)")
+    p.add_argument(
+        "--tokenizer",
+        "-t",
+        help="a code tokenizer file from `codetok train`, or a text tokenizer.json / model "
+        "folder (default: the code tokenizer shipped with codetok)",
+    )
+    p.add_argument("--format", choices=("ids", "tokens", "json", "html"), default="ids")
+    p.add_argument("--output", "-o", help="write here instead of stdout")
+    p.add_argument("--drop-comments", action="store_true", help="leave comments out")
+    p.add_argument("--drop-docstrings", action="store_true", help="leave docstrings out")
+    p.add_argument(
+        "--normalize-whitespace", action="store_true", help="one space between tokens, LF lines"
+    )
+    p.add_argument(
+        "--no-special-tokens", action="store_true", help="text tokenizers: no [CLS]/[SEP]..."
+    )
     p.set_defaults(func=cmd_encode)
+
+    p = sub.add_parser(
+        "train",
+        help="train a code tokenizer on source folders",
+        epilog=EPILOG_TRAIN,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("dirs", nargs="+", metavar="DIR", help="folders or files of source code")
+    p.add_argument("--vocab-size", type=int, default=16000)
+    p.add_argument("--model", choices=("bpe", "wordpiece", "unigram"), default="bpe")
+    p.add_argument(
+        "--languages",
+        nargs="+",
+        default=None,
+        help="languages to read (default: python java csharp javascript)",
+    )
+    p.add_argument("--comment-vocab", choices=("shared", "separate"), default="shared")
+    p.add_argument("--min-frequency", type=int, default=2)
+    p.add_argument("--output", "-o", required=True, help="the tokenizer file to write")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_train)
 
     p = sub.add_parser(
         "analyze",
@@ -185,6 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--tokenizer", "-t", action="append", required=True)
     p.set_defaults(func=cmd_analyze)
+    from .code.pairs_cli import register as register_pairs
+
+    register_pairs(sub)
     return parser
 
 

@@ -5,7 +5,8 @@ machine with PyPI and Debian access (``apt-get download`` needs ``apt-get update
 
 * **python**: the standard library of the running interpreter (PSF License).
 * **java**: ``src.zip`` of Debian's ``openjdk-17-source`` (GPL-2.0 with Classpath exception).
-* **csharp**: the ``pythonnet`` sdist from PyPI (MIT), fetched with ``pip download``.
+* **csharp**: the ``pythonnet``, ``z3-solver`` and ``clr-loader`` sdists from PyPI (MIT),
+  fetched with ``pip download``.
 * **javascript**: unminified ``.js`` files of Debian ``node-*`` / ``libjs-*`` packages
   (licenses read from each package's ``debian/copyright``).
 
@@ -45,6 +46,12 @@ JS_PACKAGES = [
     "node-yargs",
     "node-debug",
     "libjs-jquery",
+    "node-esprima",
+    "node-uglify-js",
+    "node-moment",
+    "node-terser",
+    "node-rollup",
+    "node-eslint",
 ]
 JAVA_MODULES = [
     "java.base",
@@ -147,32 +154,44 @@ def fetch_java(out: Path, budget: Budget, tmp: Path) -> list[dict]:
     return [_entry("java", "openjdk-17-source", version, lic, "Debian", files, total)]
 
 
+#: PyPI sdists that ship C# sources, with their licenses (all MIT)
+CSHARP_SDISTS = [("pythonnet", "MIT"), ("z3-solver", "MIT"), ("clr-loader", "MIT")]
+
+
 def fetch_csharp(out: Path, budget: Budget, tmp: Path) -> list[dict]:
-    run(
-        [
-            sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-            "pythonnet", "-d", str(tmp),
-        ]
-    )  # fmt: skip
-    sdists = sorted(tmp.glob("pythonnet-*.tar.gz"))
-    if not sdists:
-        raise RuntimeError("pip download pythonnet gave no sdist")
-    version = sdists[-1].name[len("pythonnet-") : -len(".tar.gz")]
-    files = total = 0
-    with tarfile.open(sdists[-1]) as tar:
-        for member in sorted(tar.getmembers(), key=lambda m: m.name):
-            if not member.isfile() or not member.name.endswith(".cs") or budget.full():
-                continue
-            data = tar.extractfile(member)
-            if data is None:
-                continue
-            dst = out / "csharp" / "pythonnet" / member.name.split("/", 1)[-1]
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            dst.write_bytes(data.read())
-            budget.used += dst.stat().st_size
-            total += dst.stat().st_size
-            files += 1
-    return [_entry("csharp", "pythonnet", version, "MIT", "PyPI sdist", files, total)]
+    entries = []
+    for package, lic in CSHARP_SDISTS:
+        if budget.full():
+            break
+        dest = tmp / package
+        run(
+            [
+                sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                package, "-d", str(dest),
+            ]
+        )  # fmt: skip
+        stem = package.replace("-", "_")
+        sdists = sorted(dest.glob("*.tar.gz"))
+        if not sdists:
+            raise RuntimeError(f"pip download {package} gave no sdist")
+        name = sdists[-1].name
+        version = name[len(stem) + 1 : -len(".tar.gz")] if name.startswith(stem) else name
+        files = total = 0
+        with tarfile.open(sdists[-1]) as tar:
+            for member in sorted(tar.getmembers(), key=lambda m: m.name):
+                if not member.isfile() or not member.name.endswith(".cs") or budget.full():
+                    continue
+                data = tar.extractfile(member)
+                if data is None:
+                    continue
+                dst = out / "csharp" / package / member.name.split("/", 1)[-1]
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                dst.write_bytes(data.read())
+                budget.used += dst.stat().st_size
+                total += dst.stat().st_size
+                files += 1
+        entries.append(_entry("csharp", package, version, lic, "PyPI sdist", files, total))
+    return entries
 
 
 def _minified(path: Path) -> bool:

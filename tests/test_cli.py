@@ -64,8 +64,51 @@ def test_console_script_help():
     )
     if exe is None:
         pytest.skip("the codetok console script is not on PATH (package not installed)")
-    for args in (["--help"], ["lex", "--help"], ["split", "--help"], ["encode", "--help"]):
+    for args in (
+        ["--help"],
+        ["lex", "--help"],
+        ["split", "--help"],
+        ["encode", "--help"],
+        ["train", "--help"],
+    ):
         out = subprocess.run([exe, *args], capture_output=True, text=True, check=True).stdout
         assert "usage: codetok" in out
         if args != ["--help"]:
             assert "examples:" in out
+
+
+def test_encode_source_with_the_builtin_code_tokenizer(source_file, capsys):
+    from codetok.code import CodeTokenizer
+
+    assert main(["encode", str(source_file)]) == 0
+    ids = [int(x) for x in capsys.readouterr().out.split()]
+    assert CodeTokenizer.default().decode(ids) == SOURCE
+    assert main(["encode", str(source_file), "--format", "tokens"]) == 0
+    tokens = capsys.readouterr().out.split()
+    assert tokens[0] == "<py:class>" and "<INDENT>" in tokens and "<doc>" in tokens
+    assert main(["encode", str(source_file), "--format", "json", "--drop-comments"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["language"] == "python" and data["lossless"] is False
+    assert "COMMENT" not in data["kinds"] and len(data["ids"]) == len(data["spans"])
+
+
+def test_encode_html_is_self_contained(source_file, tmp_path, capsys):
+    out = tmp_path / "page.html"
+    assert main(["encode", str(source_file), "--format", "html", "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "KEYWORD" in page and "DOCSTRING" in page
+    assert "<script" not in page and "http" not in page.replace("http-equiv", "")
+
+
+def test_train_then_encode_with_the_result(tmp_path, capsys):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text(SOURCE * 3, encoding="utf-8")
+    (src / "B.java").write_text("class B { int x = 1; }\n" * 3, encoding="utf-8")
+    out = tmp_path / "code.json"
+    args = ["train", str(src), "--vocab-size", "700", "--model", "bpe", "-o", str(out)]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "lex+count" in err and out.exists()
+    assert main(["encode", str(src / "B.java"), "--tokenizer", str(out), "--format", "tokens"]) == 0
+    assert capsys.readouterr().out.split()[0] == "<java:class>"

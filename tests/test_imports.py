@@ -14,8 +14,9 @@ LAZY = [
     "sentencepiece",
     "tree_sitter_language_pack",
     "matplotlib",
-    "codetok.code",
     "codetok.trainers",
+    "codetok.code",
+    "tree_sitter",
 ]
 
 

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from .code_encoding import CodeEncoding as CodeEncoding
 from .detect import detect_language as detect_language
 from .identifiers import IdentifierSplitter as IdentifierSplitter
 from .identifiers import SplitIdentifier as SplitIdentifier
@@ -23,8 +24,11 @@ from .lexer import Lexeme as Lexeme
 from .lexer import Lexemes as Lexemes
 from .lexer import lex as lex
 from .segmenter import WordSegmenter as WordSegmenter
+from .tokenizer import CodeTokenizer as CodeTokenizer
 
 __all__ = [
+    "CodeEncoding",
+    "CodeTokenizer",
     "Grammar",
     "IdentifierSplitter",
     "Lexeme",

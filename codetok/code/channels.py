@@ -1,0 +1,141 @@
+"""A subword channel: a codetok :class:`~codetok.Tokenizer` used on byte-level pieces.
+
+A code tokenizer has one channel for code and optionally a second one for comments and
+docstrings. Each channel wraps a byte-level tokenizer (its model sees pieces spelled in the
+GPT-2 byte alphabet, so any bytes are encodable) and keeps, for every id, the exact bytes
+the token stands for; decoding is a table look-up. Ids of the second channel are shifted by
+the size of the first.
+
+The model of a channel may be BPE, WordPiece (continuation tokens carry a prefix that is not
+in the byte alphabet) or Unigram. When the model cannot spell a piece exactly (an unknown
+char, a dropped char), the piece falls back to one token per byte, so encoding never loses
+bytes; :class:`Channel` refuses a vocabulary without a token for each of the 256 bytes.
+
+Not handled here: which pieces go to which channel (:mod:`codetok.code.router`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._bytes import CHAR_TO_BYTE, bytes_to_unicode, unicode_to_bytes
+from ..errors import VocabularyError
+from ..tokenizer import Tokenizer
+
+__all__ = ["Channel", "WORDPIECE_PREFIX"]
+
+#: continuation prefix of WordPiece channels (outside the byte-level alphabet)
+WORDPIECE_PREFIX = "\u2192"
+
+_CACHE_LIMIT = 500_000
+
+
+class Channel:
+    """Encode byte strings with a tokenizer's model; decode ids to exact bytes.
+
+    Args:
+        tokenizer: a codetok tokenizer whose model works on byte-level pieces.
+        offset: added to every id of this channel.
+        reserved: reserved token -> surface text (their ids decode to the surface).
+
+    Raises:
+        VocabularyError: some byte has no single-byte token (encoding could lose it).
+
+    >>> from codetok.trainers import train_bpe
+    >>> ch = Channel(train_bpe(texts=["aaab"] * 3, vocab_size=260))
+    >>> ch.decode_bytes(ch.encode(b"aab\\xff"))
+    b'aab\\xff'
+    """
+
+    def __init__(
+        self, tokenizer: Tokenizer, offset: int = 0, reserved: dict[str, str] | None = None
+    ) -> None:
+        self.tokenizer = tokenizer
+        self.offset = offset
+        model = tokenizer.model
+        self.model = model
+        vocab = tokenizer.get_vocab(with_added_tokens=True)
+        size = max(vocab.values(), default=-1) + 1
+        prefix = getattr(model, "continuing_subword_prefix", None) or ""
+        is_wordpiece = type(model).__name__ == "WordPiece"
+        self.size = size
+        self.tokens: list[str] = [""] * size
+        self.token_bytes: list[bytes] = [b""] * size
+        reserved = reserved or {}
+        specials = {
+            tok.content for tok in tokenizer.get_added_tokens_decoder().values() if tok.special
+        }
+        byte_ids = [-1] * 256
+        for token, tid in vocab.items():
+            self.tokens[tid] = token
+            if token in reserved:
+                data = reserved[token].encode("utf-8")
+            elif token in specials:
+                data = b""
+            else:
+                body = token
+                if (
+                    is_wordpiece
+                    and prefix
+                    and token.startswith(prefix)
+                    and len(token) > len(prefix)
+                ):
+                    body = token[len(prefix) :]
+                data = unicode_to_bytes(body)
+                if len(body) == 1 and body in CHAR_TO_BYTE:
+                    b = CHAR_TO_BYTE[body]
+                    if byte_ids[b] < 0 or body == token:
+                        byte_ids[b] = tid
+            self.token_bytes[tid] = data
+        missing = [b for b in range(256) if byte_ids[b] < 0]
+        if missing:
+            raise VocabularyError(
+                f"the tokenizer has no byte-level token for {len(missing)} byte value(s) "
+                f"(first: 0x{missing[0]:02x}); a code tokenizer needs all 256 byte-level "
+                "chars in its vocabulary (train with the byte-level alphabet)"
+            )
+        self.byte_ids = byte_ids
+        self.lengths = np.array([len(b) for b in self.token_bytes], np.int64)
+        unk = getattr(model, "unk_token", None)
+        if unk is None and hasattr(model, "unk_id"):
+            unk_id = model.unk_id
+        else:
+            unk_id = vocab.get(unk) if isinstance(unk, str) else None
+        self.unk_id = -1 if unk_id is None else int(unk_id)
+        self._cache: dict[bytes, list[int]] = {}
+
+    def encode(self, data: bytes) -> list[int]:
+        """Return the (shifted) ids of one piece; their bytes always spell ``data``.
+
+        Args:
+            data: the piece's bytes.
+
+        Returns:
+            Ids, shifted by :attr:`offset`.
+        """
+        ids = self._cache.get(data)
+        if ids is not None:
+            return ids
+        raw = self.model.tokenize_ids(bytes_to_unicode(data))
+        tb = self.token_bytes
+        if self.unk_id in raw or b"".join(tb[i] for i in raw) != data:
+            raw = [self.byte_ids[b] for b in data]
+        off = self.offset
+        ids = [i + off for i in raw] if off else raw
+        if len(self._cache) < _CACHE_LIMIT:
+            self._cache[data] = ids
+        return ids
+
+    def decode_bytes(self, ids: list[int]) -> bytes:
+        """Return the bytes of (shifted) ids of this channel.
+
+        Raises:
+            VocabularyError: an id outside the channel.
+        """
+        off = self.offset
+        tb = self.token_bytes
+        try:
+            return b"".join(tb[i - off] for i in ids)
+        except IndexError:
+            bad = next(i for i in ids if not 0 <= i - off < len(tb))
+            raise VocabularyError(f"id {bad} is not in this tokenizer's vocabulary") from None

@@ -1,0 +1,109 @@
+"""The result of encoding source code: ids plus per-token kind, node type, span and line.
+
+:class:`CodeEncoding` holds parallel per-token arrays built by
+:meth:`codetok.code.CodeTokenizer.encode`. Spans index the source as given: char spans into
+the str (for bytes input, into ``bytes.decode("utf-8", "surrogateescape")``), byte spans
+into its UTF-8 bytes. A token that covers part of a multi-byte character gets the char span
+of the whole character. Zero-width tokens (``<INDENT>``, ``<comment>``...) have an empty
+span at their position. It does not tokenize anything itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .kinds import LexemeKind
+from .lexemes import Lexemes
+
+__all__ = ["CodeEncoding"]
+
+
+@dataclass(eq=False)
+class CodeEncoding:
+    """Token ids of one source file with what each token is and where it comes from.
+
+    Attributes:
+        ids: token ids.
+        tokens: token strings (byte-level spelling for subword tokens).
+        kinds: ``uint8`` :class:`~codetok.code.LexemeKind` of each token's lexeme.
+        node_type_ids: ``uint16`` indices into :attr:`type_names`.
+        type_names: node type names of the language.
+        lexeme_indices: ``int64`` index of each token's lexeme in :attr:`lexemes`.
+        spans: ``int64`` array of shape (n, 2): char spans into the source.
+        byte_spans: ``int64`` array of shape (n, 2): byte spans into the UTF-8 source.
+        lines: ``int64`` 1-based line of each token's start.
+        language: canonical language name.
+        source_is_bytes: the input was bytes (decode with ``as_bytes=True`` to get it back).
+        lossless: ``decode(ids)`` gives back the source exactly. False when comments were
+            dropped or whitespace normalized; decoding then gives the normalized source.
+        lexemes: the lexeme stream the tokens come from.
+
+    >>> from codetok.code import CodeTokenizer
+    >>> enc = CodeTokenizer.default().encode("x = 1\\n", "python")
+    >>> [k.name for k in enc.kind_list()]
+    ['IDENTIFIER', 'WHITESPACE', 'OPERATOR', 'WHITESPACE', 'NUMBER', 'NEWLINE']
+    """
+
+    ids: list[int]
+    tokens: list[str]
+    kinds: np.ndarray
+    node_type_ids: np.ndarray
+    type_names: tuple[str, ...]
+    lexeme_indices: np.ndarray
+    spans: np.ndarray
+    byte_spans: np.ndarray
+    lines: np.ndarray
+    language: str
+    source_is_bytes: bool
+    lossless: bool
+    lexemes: Lexemes
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __repr__(self) -> str:
+        flag = "" if self.lossless else " normalized"
+        return f"<CodeEncoding {self.language} tokens={len(self.ids)}{flag}>"
+
+    @property
+    def node_types(self) -> list[str]:
+        """The tree-sitter node type of each token's lexeme ("" for gaps)."""
+        names = self.type_names
+        return [names[i] for i in self.node_type_ids.tolist()]
+
+    @property
+    def offsets(self) -> list[tuple[int, int]]:
+        """Char spans as a list of tuples (like :attr:`codetok.Encoding.offsets`)."""
+        return [(int(a), int(b)) for a, b in self.spans.tolist()]
+
+    def kind_list(self) -> list[LexemeKind]:
+        """The kind of each token as :class:`~codetok.code.LexemeKind` members."""
+        return [LexemeKind(k) for k in self.kinds.tolist()]
+
+    def token_text(self, i: int) -> str:
+        """The source text under token ``i`` ("" for a zero-width marker)."""
+        a, b = self.spans[i].tolist()
+        return self.lexemes.source_text[a:b]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: ids, tokens, kinds (names), node types, spans and lines.
+
+        >>> from codetok.code import CodeTokenizer
+        >>> d = CodeTokenizer.default().encode("x\\n", "python").to_dict()
+        >>> sorted(d)
+        ['byte_spans', 'ids', 'kinds', 'language', 'lines', 'lossless', 'node_types', 'spans', 'tokens']
+        """
+        return {
+            "language": self.language,
+            "lossless": self.lossless,
+            "ids": list(self.ids),
+            "tokens": list(self.tokens),
+            "kinds": [k.name for k in self.kind_list()],
+            "node_types": self.node_types,
+            "spans": self.spans.tolist(),
+            "byte_spans": self.byte_spans.tolist(),
+            "lines": self.lines.tolist(),
+        }

@@ -1,0 +1,335 @@
+"""The router: each lexeme's kind picks its treatment (reserved token or subword pieces).
+
+:func:`route` walks a :class:`~codetok.code.Lexemes` stream and emits *units* in source
+order. A unit is either a reserved token (keyword, layout marker, comment marker, docstring
+section marker) or a piece for a subword model, on the code channel or the comment channel:
+
+================  ==========================================================================
+kind              units
+================  ==========================================================================
+KEYWORD           ``<lang:kw>`` when the text is a keyword of the language, else word pieces
+IDENTIFIER        the reversible split parts and joins (``get``, ``_``, ``user``)
+NUMBER, STRING    number / word pieces under the digit policy
+OPERATOR, PUNCT.  the lexeme whole
+WHITESPACE        runs of one blank char (compact whitespace tokens)
+NEWLINE           ``<NL>`` / ``<CRLF>`` / ``<CR>``
+INDENT, DEDENT    ``<INDENT>`` / ``<DEDENT>`` (zero-width)
+COMMENT           ``<comment>`` word pieces on the comment channel ``</comment>``
+DOCSTRING         ``<doc>`` pieces, with ``<doc:NAME>`` before section headers, ``</doc>``
+ERROR             word pieces
+================  ==========================================================================
+
+Units tile the source (reserved tokens carry their exact surface), so the concatenation of
+unit texts is the source, unless options drop comments or normalize whitespace; then a unit
+may carry a replacement text and :attr:`Routed.lossless` is False.
+
+Not handled: turning pieces into ids (:mod:`codetok.code.tokenizer`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .comments import find_sections
+from .identifiers import IdentifierSplitter, split_identifier
+from .kinds import LexemeKind
+from .layout_tokens import (
+    COMMENT_CLOSE,
+    COMMENT_OPEN,
+    DEDENT,
+    DOC_CLOSE,
+    DOC_OPEN,
+    INDENT,
+    NEWLINES,
+    ReservedTokens,
+)
+from .lexemes import Lexemes
+from .pieces import PieceSplitter
+
+__all__ = ["RouterOptions", "Routed", "route", "CODE", "COMMENT"]
+
+#: channel codes of piece units (reserved units carry their token index, >= 0)
+CODE = -1
+COMMENT = -2
+
+_K = LexemeKind
+
+
+@dataclass(frozen=True)
+class RouterOptions:
+    """What the router does with each kind of lexeme.
+
+    Attributes:
+        digits: digit policy of numbers, strings and comments (``single``/``group3``/``whole``).
+        max_piece: the longest piece, in chars.
+        split_identifiers: cut identifiers into parts (otherwise one piece each).
+        statistical_split: also split same-case runs of identifiers (``getusername``).
+        keyword_tokens: one reserved token per (language, keyword).
+        comment_markers: ``<comment>``/``<doc>`` begin and end markers.
+        doc_sections: ``<doc:NAME>`` markers before docstring section headers.
+        drop_comments: leave comments out (the encoding is then not lossless).
+        drop_docstrings: leave docstrings and documentation comments out.
+        normalize_whitespace: one space between tokens, no trailing blanks, ``\\n`` line ends,
+            four spaces per level for indentation-based languages.
+    """
+
+    digits: str = "group3"
+    max_piece: int = 64
+    split_identifiers: bool = True
+    statistical_split: bool = False
+    keyword_tokens: bool = True
+    comment_markers: bool = True
+    doc_sections: bool = True
+    drop_comments: bool = False
+    drop_docstrings: bool = False
+    normalize_whitespace: bool = False
+
+    @property
+    def lossless(self) -> bool:
+        """Whether decoding gives back the source exactly."""
+        return not (self.drop_comments or self.drop_docstrings or self.normalize_whitespace)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form (every field)."""
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass
+class Routed:
+    """Units in source order, as parallel lists.
+
+    Attributes:
+        ops: reserved token index (>= 0), :data:`CODE` or :data:`COMMENT` for a piece.
+        starts, ends: char span of the unit in the source (zero-width for markers).
+        lexemes: index of the lexeme the unit comes from.
+        replaced: unit index -> replacement text (normalized whitespace only).
+        lossless: whether the units spell the source exactly.
+    """
+
+    ops: list[int] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    lexemes: list[int] = field(default_factory=list)
+    replaced: dict[int, str] = field(default_factory=dict)
+    lossless: bool = True
+
+
+class _Emitter:
+    """Appends units to a :class:`Routed`; one instance per call of :func:`route`."""
+
+    def __init__(self, out: Routed) -> None:
+        self.ops = out.ops
+        self.starts = out.starts
+        self.ends = out.ends
+        self.lexemes = out.lexemes
+
+    def unit(self, op: int, a: int, b: int, lex: int) -> None:
+        self.ops.append(op)
+        self.starts.append(a)
+        self.ends.append(b)
+        self.lexemes.append(lex)
+
+    def spans(self, op: int, spans: list[tuple[int, int]], lex: int) -> None:
+        for a, b in spans:
+            self.ops.append(op)
+            self.starts.append(a)
+            self.ends.append(b)
+            self.lexemes.append(lex)
+
+
+def route(
+    lexemes: Lexemes,
+    reserved: ReservedTokens,
+    index: dict[str, int],
+    options: RouterOptions,
+    splitter: PieceSplitter | None = None,
+) -> Routed:
+    """Route every lexeme to reserved tokens or subword pieces.
+
+    Args:
+        lexemes: the lexeme stream of one source.
+        reserved: the reserved tokens (keywords per language, markers).
+        index: reserved token -> the number a unit carries in :attr:`Routed.ops`.
+        options: what to do with each kind.
+        splitter: piece splitter (built from ``options`` when None).
+
+    Returns:
+        The units, in source order.
+
+    >>> from codetok.code import lex
+    >>> r = ReservedTokens.for_languages(["python"])
+    >>> idx = {t: i for i, t in enumerate(r.tokens)}
+    >>> routed = route(lex("if x_y: pass", "python"), r, idx, RouterOptions())
+    >>> [r.tokens[o] if o >= 0 else "piece" for o in routed.ops]
+    ['<py:if>', 'piece', 'piece', 'piece', 'piece', 'piece', 'piece', '<py:pass>']
+    """
+    sp = splitter or PieceSplitter(options.digits, max_piece=options.max_piece)
+    out = Routed(lossless=options.lossless)
+    emit = _Emitter(out)
+    unit = emit.unit
+    many = emit.spans
+    kinds = lexemes.kinds.tolist()
+    starts = lexemes.char_starts.tolist()
+    texts = lexemes.texts()
+    kw_table = reserved.keywords.get(lexemes.language, {}) if options.keyword_tokens else {}
+    kw_ids = {kw: index[tok] for kw, tok in kw_table.items()}
+    nl_ids = {nl: index[tok] for nl, tok in NEWLINES.items()}
+    indent_id, dedent_id = index[INDENT], index[DEDENT]
+    marks = options.comment_markers
+    c_open, c_close = index[COMMENT_OPEN], index[COMMENT_CLOSE]
+    d_open, d_close = index[DOC_OPEN], index[DOC_CLOSE]
+    splitter_id: IdentifierSplitter | None = None
+    if options.statistical_split:
+        from .segmenter import WordSegmenter
+
+        splitter_id = IdentifierSplitter(segmenter=WordSegmenter.default())
+    split_ident = options.split_identifiers
+    cap = options.max_piece
+    normalize = options.normalize_whitespace
+    depth = 0
+    n = len(kinds)
+    indent_lang = normalize and _K.INDENT in kinds
+    for i in range(n):
+        k = kinds[i]
+        t = texts[i]
+        s = starts[i]
+        e = s + len(t)
+        if k == _K.IDENTIFIER:
+            if split_ident and len(t) > 1:
+                parts = (splitter_id.split(t) if splitter_id else split_identifier(t)).pieces()
+                for p in parts:
+                    b = s + len(p)
+                    if b - s > cap:
+                        many(CODE, sp.spans("words", p, s), i)
+                    else:
+                        unit(CODE, s, b, i)
+                    s = b
+            elif e - s > cap:
+                many(CODE, sp.spans("words", t, s), i)
+            else:
+                unit(CODE, s, e, i)
+        elif k == _K.WHITESPACE:
+            if normalize:
+                _normalized_ws(out, kinds, texts, i, s, e, depth, indent_lang)
+            elif e - s <= cap and t.count(t[0]) == e - s:
+                unit(CODE, s, e, i)
+            else:
+                many(CODE, sp.spans("whitespace", t, s), i)
+        elif k == _K.OPERATOR or k == _K.PUNCTUATION:
+            if e - s > cap:
+                many(CODE, sp.spans("words", t, s), i)
+            else:
+                unit(CODE, s, e, i)
+        elif k == _K.KEYWORD:
+            kid = kw_ids.get(t)
+            if kid is not None:
+                unit(kid, s, e, i)
+            else:
+                many(CODE, sp.spans("words", t, s), i)
+        elif k == _K.NEWLINE:
+            if normalize:
+                unit(nl_ids["\n"], s, e, i)
+                if t != "\n":
+                    out.lossless = False
+            else:
+                nid = nl_ids.get(t)
+                if nid is not None:
+                    unit(nid, s, e, i)
+                else:
+                    many(CODE, sp.spans("whitespace", t, s), i)
+        elif k == _K.STRING:
+            many(CODE, sp.spans("words", t, s), i)
+        elif k == _K.NUMBER:
+            many(CODE, sp.spans("number", t, s), i)
+        elif k == _K.INDENT:
+            depth += 1
+            unit(indent_id, s, s, i)
+        elif k == _K.DEDENT:
+            depth -= 1
+            unit(dedent_id, s, s, i)
+        elif k == _K.COMMENT:
+            if options.drop_comments:
+                continue
+            if marks:
+                unit(c_open, s, s, i)
+            many(COMMENT, sp.spans("words", t, s), i)
+            if marks:
+                unit(c_close, e, e, i)
+        elif k == _K.DOCSTRING:
+            if options.drop_docstrings:
+                continue
+            if marks:
+                unit(d_open, s, s, i)
+            _docstring(emit, sp, t, s, i, index, options.doc_sections)
+            if marks:
+                unit(d_close, e, e, i)
+        else:  # ERROR and anything new
+            many(CODE, sp.spans("words", t, s), i)
+    return out
+
+
+def _docstring(
+    emit: _Emitter,
+    sp: PieceSplitter,
+    text: str,
+    base: int,
+    lex: int,
+    index: dict[str, int],
+    sections: bool,
+) -> None:
+    """Pieces of a docstring, with a zero-width marker before each section header."""
+    cuts = find_sections(text) if sections else []
+    pos = 0
+    for off, name in cuts:
+        if off > pos:
+            emit.spans(COMMENT, sp.spans("words", text[pos:off], base + pos), lex)
+        emit.unit(index[f"<doc:{name}>"], base + off, base + off, lex)
+        pos = off
+    if pos < len(text):
+        emit.spans(COMMENT, sp.spans("words", text[pos:], base + pos), lex)
+
+
+_LAYOUT = (_K.INDENT, _K.DEDENT)
+
+
+def _normalized_ws(
+    out: Routed,
+    kinds: list[int],
+    texts: list[str],
+    i: int,
+    s: int,
+    e: int,
+    depth: int,
+    indent_language: bool,
+) -> None:
+    """One WHITESPACE lexeme under ``normalize_whitespace`` (see :class:`RouterOptions`)."""
+    t = texts[i]
+    if "\\" in t or "\n" in t or "\r" in t:  # a line continuation stays as it is
+        out.ops.append(CODE)
+        out.starts.append(s)
+        out.ends.append(e)
+        out.lexemes.append(i)
+        return
+    j = i + 1
+    d = depth
+    while j < len(kinds) and kinds[j] in _LAYOUT:
+        d += 1 if kinds[j] == _K.INDENT else -1
+        j += 1
+    trailing = j >= len(kinds) or kinds[j] == _K.NEWLINE
+    line_start = i == 0 or kinds[i - 1] == _K.NEWLINE
+    if trailing:
+        new = ""
+    elif line_start:
+        new = "    " * d if indent_language else t
+    else:
+        new = " "
+    if new != t:
+        out.lossless = False
+    if not new:
+        return
+    out.ops.append(CODE)
+    out.starts.append(s)
+    out.ends.append(e)
+    out.lexemes.append(i)
+    if new != t:
+        out.replaced[len(out.ops) - 1] = new

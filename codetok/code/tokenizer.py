@@ -1,0 +1,573 @@
+"""CodeTokenizer: the lexer as a pre-tokenizer, a router, and codetok subword models.
+
+``encode`` runs :func:`~codetok.code.lex` (tree-sitter), :func:`~codetok.code.router.route`
+(kind -> reserved token or pieces) and then the subword model of a codetok
+:class:`~codetok.Tokenizer` on each piece (:class:`~codetok.code.channels.Channel`).
+Reserved tokens (keywords, ``<INDENT>``, ``<NL>``, comment markers) are added special tokens
+of that tokenizer, each standing for an exact surface text, so ``decode`` is a table look-up
+and ``decode(encode(src).ids) == src`` for every input. Comments and docstrings use the same
+model (``comment_vocab="shared"``) or a second one whose ids follow the first.
+
+Save format: one JSON file, the code tokenizer's ``tokenizer.json`` (HF keys) plus a
+``"codetok_code"`` key with the format version, router options, keyword lists and the
+comment tokenizer, if any.
+
+Not handled here: training (:mod:`codetok.code.training`), lexing, splitting.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from ..added_tokens import AddedToken
+from ..errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
+from ..tokenizer import Tokenizer
+from .channels import Channel
+from .code_encoding import CodeEncoding
+from .layout_tokens import ReservedTokens
+from .lexemes import Lexemes
+from .lexer import lex
+from .pieces import PieceSplitter
+from .router import CODE, RouterOptions, route
+
+__all__ = ["CodeTokenizer", "FORMAT_KEY", "FORMAT_VERSION", "CORE_LANGUAGES"]
+
+FORMAT_KEY = "codetok_code"
+FORMAT_VERSION = 1
+CORE_LANGUAGES = ("python", "java", "csharp", "javascript")
+_DEFAULT_FILE = "default_code_tokenizer.json"
+_OPTION_NAMES = tuple(RouterOptions.__dataclass_fields__)
+
+
+class CodeTokenizer:
+    """Syntax-aware, lossless tokenizer for source code (Python, Java, C#, JavaScript).
+
+    Args:
+        tokenizer: a byte-level codetok :class:`~codetok.Tokenizer` (BPE, WordPiece or
+            Unigram) whose vocabulary holds the 256 byte-level chars; None loads the default
+            code tokenizer shipped with codetok.
+        comment_tokenizer: a second byte-level tokenizer for comments and docstrings;
+            None shares ``tokenizer``.
+        languages: languages whose keywords get reserved tokens (default: the four core
+            languages, or those of the default tokenizer).
+        **options: router options (see :class:`~codetok.code.router.RouterOptions`):
+            ``digits`` (``"single"``, ``"group3"``, ``"whole"``), ``max_piece``,
+            ``split_identifiers``, ``statistical_split``, ``keyword_tokens``,
+            ``comment_markers``, ``doc_sections``, ``drop_comments``, ``drop_docstrings``,
+            ``normalize_whitespace``.
+
+    Raises:
+        ConfigurationError: an unknown option.
+        VocabularyError: a tokenizer lacks byte-level tokens for some bytes.
+
+    >>> tok = CodeTokenizer()
+    >>> enc = tok.encode("def add(a, b):\\n    return a + b\\n", "python")
+    >>> enc.tokens[:3]
+    ['<py:def>', 'Ġ', 'add']
+    >>> tok.decode(enc.ids) == "def add(a, b):\\n    return a + b\\n"
+    True
+    """
+
+    def __init__(
+        self,
+        tokenizer: Tokenizer | None = None,
+        comment_tokenizer: Tokenizer | None = None,
+        *,
+        languages: Iterable[str] | None = None,
+        **options: Any,
+    ) -> None:
+        unknown = sorted(set(options) - set(_OPTION_NAMES))
+        if unknown:
+            raise ConfigurationError(
+                f"unknown CodeTokenizer option(s) {', '.join(unknown)}; "
+                f"valid: {', '.join(_OPTION_NAMES)}"
+            )
+        if tokenizer is None:
+            default = CodeTokenizer.default()
+            tokenizer = default.tokenizer
+            if comment_tokenizer is None:
+                comment_tokenizer = default.comment_tokenizer
+            if languages is None:
+                languages = list(default.reserved.keywords)
+            options = {**default.options.to_dict(), **options}
+        self.reserved = ReservedTokens.for_languages(languages or CORE_LANGUAGES)
+        self.options = RouterOptions(**options)
+        self._splitter = PieceSplitter(self.options.digits, max_piece=self.options.max_piece)
+        self.tokenizer = tokenizer
+        self.comment_tokenizer = comment_tokenizer
+        self._setup()
+
+    def _setup(self) -> None:
+        tok = self.tokenizer
+        tok.add_special_tokens(
+            [AddedToken(t, special=True, normalized=False) for t in self.reserved.tokens]
+        )
+        self._code = Channel(tok, 0, self.reserved.surfaces)
+        self._index = {t: tok.token_to_id(t) for t in self.reserved.tokens}
+        channels = [self._code]
+        if self.comment_tokenizer is not None:
+            self._comment = Channel(self.comment_tokenizer, self._code.size)
+            channels.append(self._comment)
+        else:
+            self._comment = self._code
+        self._tokens = [t for ch in channels for t in ch.tokens]
+        self._bytes = [b for ch in channels for b in ch.token_bytes]
+        self._lengths = np.concatenate([ch.lengths for ch in channels])
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def default(cls) -> CodeTokenizer:
+        """Load the default code tokenizer shipped with codetok (offline, cached).
+
+        Returns:
+            A :class:`CodeTokenizer` trained on real Python, Java, C# and JavaScript code
+            (see ``corpora/PROVENANCE.md``); a fresh copy on every call.
+
+        Raises:
+            NotFoundError: the package data file is missing (a broken install).
+
+        >>> CodeTokenizer.default().vocab_size > 10000
+        True
+        """
+        global _DEFAULT_TEXT
+        if _DEFAULT_TEXT is None:
+            try:
+                ref = resources.files("codetok") / "data" / _DEFAULT_FILE
+                _DEFAULT_TEXT = ref.read_text(encoding="utf-8")
+            except (FileNotFoundError, OSError) as e:
+                raise NotFoundError(
+                    f"the default code tokenizer (codetok/data/{_DEFAULT_FILE}) is missing; "
+                    "reinstall codetok or rebuild it with corpora/build_default_tokenizer.py"
+                ) from e
+        return cls.from_str(_DEFAULT_TEXT, path=f"codetok/data/{_DEFAULT_FILE}")
+
+    @classmethod
+    def train(
+        cls,
+        paths_or_iterator: Any,
+        /,
+        *,
+        languages: Sequence[str] | None = None,
+        vocab_size: int = 16000,
+        model: str = "bpe",
+        comment_vocab: str = "shared",
+        comment_vocab_size: int | None = None,
+        min_frequency: int = 2,
+        show_progress: bool = True,
+        **options: Any,
+    ) -> CodeTokenizer:
+        """Train a code tokenizer with AST-aware pre-tokenization.
+
+        No piece crosses a lexeme boundary or an identifier-part boundary: the pieces counted
+        are exactly the pieces :meth:`encode` hands the model.
+
+        Args:
+            paths_or_iterator: a file or directory, a list of them (``pathlib.Path`` or
+                existing path strings), or an iterable of sources (str, bytes, or
+                ``(source, language)`` pairs).
+            languages: languages to read from directories and to reserve keywords for
+                (default: the four core languages).
+            vocab_size: size of the code vocabulary, reserved tokens included.
+            model: ``"bpe"``, ``"wordpiece"`` or ``"unigram"``.
+            comment_vocab: ``"shared"`` (one model) or ``"separate"`` (a second model
+                trained on comments and docstrings only).
+            comment_vocab_size: size of the separate comment vocabulary (default
+                ``vocab_size // 4``).
+            min_frequency: pieces/pairs rarer than this are not learned.
+            show_progress: progress bars on stderr.
+            **options: router options, as for the constructor.
+
+        Returns:
+            The trained tokenizer.
+
+        Raises:
+            ConfigurationError: an unknown model, comment_vocab or option.
+            TrainingError: an empty corpus or a vocabulary too small.
+            NotFoundError: a path does not exist.
+
+        >>> src = ["def f(x):\\n    return x + 1\\n"] * 5
+        >>> tok = CodeTokenizer.train(src, languages=["python"], vocab_size=400,
+        ...                           show_progress=False)
+        >>> tok.decode(tok.encode(src[0], "python").ids) == src[0]
+        True
+        """
+        from .training import train_code_tokenizer
+
+        return train_code_tokenizer(
+            cls,
+            paths_or_iterator,
+            languages=languages,
+            vocab_size=vocab_size,
+            model=model,
+            comment_vocab=comment_vocab,
+            comment_vocab_size=comment_vocab_size,
+            min_frequency=min_frequency,
+            show_progress=show_progress,
+            options=options,
+        )
+
+    # ------------------------------------------------------------------ vocabulary
+    @property
+    def vocab_size(self) -> int:
+        """Number of ids (both channels, reserved tokens included)."""
+        return len(self._tokens)
+
+    def id_to_token(self, id: int) -> str | None:
+        """Return the token string of an id, or None when out of range."""
+        return self._tokens[id] if 0 <= id < len(self._tokens) else None
+
+    def token_to_id(self, token: str) -> int | None:
+        """Return the id of a code-channel or reserved token, or None."""
+        return self.tokenizer.token_to_id(token)
+
+    def reserved_id(self, token: str) -> int:
+        """Return the id of a reserved token such as ``"<py:def>"`` or ``"<INDENT>"``.
+
+        Raises:
+            VocabularyError: ``token`` is not reserved.
+
+        >>> tok = CodeTokenizer()
+        >>> tok.id_to_token(tok.reserved_id("<INDENT>"))
+        '<INDENT>'
+        """
+        try:
+            return self._index[token]
+        except KeyError:
+            raise VocabularyError(f"{token!r} is not a reserved token of this tokenizer") from None
+
+    # ------------------------------------------------------------------ encode / decode
+    def lex(
+        self,
+        source: str | bytes,
+        /,
+        language: str | None = None,
+        *,
+        path: str | os.PathLike[str] | None = None,
+    ) -> Lexemes:
+        """Lex ``source`` (the pre-tokenization step); see :func:`codetok.code.lex`."""
+        return lex(source, language, path=path)
+
+    def _options(self, overrides: dict[str, bool | None]) -> RouterOptions:
+        changed = {k: v for k, v in overrides.items() if v is not None}
+        if not changed:
+            return self.options
+        return RouterOptions(**{**self.options.to_dict(), **changed})
+
+    def encode(
+        self,
+        source: str | bytes,
+        /,
+        language: str | None = None,
+        *,
+        path: str | os.PathLike[str] | None = None,
+        drop_comments: bool | None = None,
+        drop_docstrings: bool | None = None,
+        normalize_whitespace: bool | None = None,
+    ) -> CodeEncoding:
+        """Encode source code into ids annotated with kinds, node types, spans and lines.
+
+        Args:
+            source: the code, str or bytes (any bytes; invalid UTF-8 is kept).
+            language: language name or alias; None detects it from ``path`` and content.
+            path: the file the code came from (language detection only).
+            drop_comments: leave comments out (default: the tokenizer's option).
+            drop_docstrings: leave docstrings and doc comments out.
+            normalize_whitespace: normalize blanks and line ends (see
+                :class:`~codetok.code.router.RouterOptions`).
+
+        Returns:
+            A :class:`CodeEncoding`; ``decode(enc.ids)`` is the source exactly when
+            ``enc.lossless`` (otherwise the normalized source).
+
+        Raises:
+            LanguageError: unknown language, or it cannot be detected.
+            TypeError: ``source`` is neither str nor bytes.
+
+        >>> tok = CodeTokenizer()
+        >>> enc = tok.encode("int x = 42; // answer\\n", "java")
+        >>> [t for t in enc.tokens if t.startswith("<")]
+        ['<java:int>', '<comment>', '</comment>', '<NL>']
+        >>> tok.encode("x = 1  # c\\n", "python", drop_comments=True).lossless
+        False
+        """
+        lexemes = lex(source, language, path=path)
+        opts = self._options(
+            {
+                "drop_comments": drop_comments,
+                "drop_docstrings": drop_docstrings,
+                "normalize_whitespace": normalize_whitespace,
+            }
+        )
+        return self._encode_lexemes(lexemes, opts)
+
+    def _encode_lexemes(self, lexemes: Lexemes, opts: RouterOptions) -> CodeEncoding:
+        splitter = self._splitter
+        if opts.digits != splitter.digits or opts.max_piece != splitter.max_piece:
+            splitter = PieceSplitter(opts.digits, max_piece=opts.max_piece)
+        routed = route(lexemes, self.reserved, self._index, opts, splitter)
+        text = lexemes.source_text
+        data = lexemes.source_bytes
+        from_bytes = isinstance(lexemes.source, bytes)
+        errors = "surrogateescape" if from_bytes else "surrogatepass"
+        code_enc = self._code.encode
+        comment_enc = self._comment.encode
+        replaced = routed.replaced
+        ids: list[int] = []
+        tok_unit: list[int] = []
+        extend = ids.extend
+        for u, (op, a, b) in enumerate(zip(routed.ops, routed.starts, routed.ends, strict=True)):
+            if op >= 0:
+                ids.append(op)
+                tok_unit.append(u)
+                continue
+            piece = replaced.get(u) if replaced else None
+            if piece is None:
+                piece = text[a:b]
+            got = (code_enc if op == CODE else comment_enc)(piece.encode("utf-8", errors))
+            extend(got)
+            tok_unit.extend([u] * len(got))
+        return self._annotate(lexemes, routed, ids, tok_unit, text, data, opts)
+
+    def _annotate(
+        self,
+        lexemes: Lexemes,
+        routed: Any,
+        ids: list[int],
+        tok_unit: list[int],
+        text: str,
+        data: bytes,
+        opts: RouterOptions,
+    ) -> CodeEncoding:
+        ascii_ = len(text) == len(data)
+        u_start = np.array(routed.starts, np.int64)
+        u_end = np.array(routed.ends, np.int64)
+        if ascii_:
+            char_byte = None
+            ub_start, ub_end = u_start, u_end
+        else:
+            char_byte = _char_to_byte(text, isinstance(lexemes.source, bytes))
+            ub_start, ub_end = char_byte[u_start], char_byte[u_end]
+        tu = np.array(tok_unit, np.int64)
+        id_arr = np.array(ids, np.int64)
+        lens = self._lengths[id_arr] if id_arr.size else np.zeros(0, np.int64)
+        run = np.cumsum(lens) - lens
+        first = np.searchsorted(tu, tu, "left")
+        bstart = ub_start[tu] + (run - run[first]) if tu.size else np.zeros(0, np.int64)
+        bend = bstart + lens
+        if routed.replaced or not routed.lossless:
+            ue = ub_end[tu]
+            bstart = np.minimum(bstart, ue)
+            bend = np.minimum(bend, ue)
+        if char_byte is None:
+            cstart, cend = bstart, bend
+        else:
+            cstart = np.searchsorted(char_byte, bstart, "right") - 1
+            cend = np.searchsorted(char_byte, bend, "left")
+        nl = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
+        lines = np.searchsorted(nl, bstart, "left") + 1
+        lex_idx = np.array(routed.lexemes, np.int64)[tu] if tu.size else np.zeros(0, np.int64)
+        tokens = self._tokens
+        return CodeEncoding(
+            ids=ids,
+            tokens=[tokens[i] for i in ids],
+            kinds=lexemes.kinds[lex_idx],
+            node_type_ids=lexemes.node_types[lex_idx],
+            type_names=lexemes.type_names,
+            lexeme_indices=lex_idx,
+            spans=np.stack([cstart, cend], axis=1) if ids else np.zeros((0, 2), np.int64),
+            byte_spans=np.stack([bstart, bend], axis=1) if ids else np.zeros((0, 2), np.int64),
+            lines=lines,
+            language=lexemes.language,
+            source_is_bytes=isinstance(lexemes.source, bytes),
+            lossless=routed.lossless,
+            lexemes=lexemes,
+        )
+
+    def decode(self, ids: Iterable[int], /, *, as_bytes: bool = False) -> str | bytes:
+        """Turn ids back into source code.
+
+        Args:
+            ids: ids from :meth:`encode`.
+            as_bytes: return the UTF-8 bytes (use it for bytes input, to get invalid UTF-8
+                back byte for byte).
+
+        Returns:
+            The source as str (invalid UTF-8 bytes become ``surrogateescape`` chars, as in
+            :attr:`Lexemes.source_text`), or bytes with ``as_bytes``.
+
+        Raises:
+            VocabularyError: an id outside the vocabulary.
+
+        >>> tok = CodeTokenizer()
+        >>> tok.decode(tok.encode(b"x = '\\xff'\\n", "python").ids, as_bytes=True)
+        b"x = '\\xff'\\n"
+        """
+        table = self._bytes
+        n = len(table)
+        ids = list(ids)
+        for i in ids:
+            if not 0 <= i < n:
+                raise VocabularyError(f"id {i} is not in this tokenizer's vocabulary (size {n})")
+        data = b"".join([table[i] for i in ids])
+        if as_bytes:
+            return data
+        try:
+            return data.decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            return data.decode("utf-8", "surrogateescape")
+
+    def pre_tokenize(
+        self,
+        source: str | bytes,
+        /,
+        language: str | None = None,
+        *,
+        path: str | os.PathLike[str] | None = None,
+    ) -> list[tuple[str, tuple[int, int], str]]:
+        """Return what the models see: ``(piece or reserved token, char span, channel)``.
+
+        The channel is ``"code"``, ``"comment"`` or ``"reserved"``.
+
+        >>> CodeTokenizer().pre_tokenize("getUser()", "javascript")[:3]
+        [('get', (0, 3), 'code'), ('User', (3, 7), 'code'), ('(', (7, 8), 'code')]
+        """
+        lexemes = lex(source, language, path=path)
+        routed = route(lexemes, self.reserved, self._index, self.options, self._splitter)
+        text = lexemes.source_text
+        out: list[tuple[str, tuple[int, int], str]] = []
+        for u, (op, a, b) in enumerate(zip(routed.ops, routed.starts, routed.ends, strict=True)):
+            if op >= 0:
+                out.append((self._tokens[op], (a, b), "reserved"))
+            else:
+                piece = routed.replaced.get(u, text[a:b])
+                out.append((piece, (a, b), "code" if op == CODE else "comment"))
+        return out
+
+    # ------------------------------------------------------------------ persistence
+    def to_dict(self) -> dict[str, Any]:
+        """The one-file JSON object: ``tokenizer.json`` keys plus ``"codetok_code"``."""
+        data = self.tokenizer.to_dict()
+        data[FORMAT_KEY] = {
+            "version": FORMAT_VERSION,
+            "options": self.options.to_dict(),
+            "reserved": self.reserved.to_dict(),
+            "comment_tokenizer": None
+            if self.comment_tokenizer is None
+            else self.comment_tokenizer.to_dict(),
+        }
+        return data
+
+    def to_str(self, pretty: bool = False) -> str:
+        """The JSON text of :meth:`to_dict`."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2 if pretty else None)
+
+    def save(self, path: str | os.PathLike[str], /, *, pretty: bool = False) -> None:
+        """Write the tokenizer to ONE JSON file (see :meth:`to_dict`).
+
+        Args:
+            path: the file to write.
+            pretty: indent the JSON.
+
+        >>> import tempfile, os
+        >>> tok = CodeTokenizer()
+        >>> p = os.path.join(tempfile.mkdtemp(), "code.json")
+        >>> tok.save(p)
+        >>> CodeTokenizer.load(p).encode("a+b", "javascript").ids == tok.encode("a+b", "javascript").ids
+        True
+        """
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_str(pretty))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, path: str | None = None) -> CodeTokenizer:
+        """Build from the object :meth:`to_dict` writes.
+
+        Raises:
+            FormatError: the object has no valid ``"codetok_code"`` section.
+        """
+        ext = data.get(FORMAT_KEY) if isinstance(data, dict) else None
+        if not isinstance(ext, dict):
+            raise FormatError(
+                f"not a code tokenizer file: no {FORMAT_KEY!r} section (for a plain "
+                "tokenizer.json use codetok.Tokenizer.from_file, or wrap it with "
+                "CodeTokenizer(Tokenizer.from_file(path)))",
+                path=path,
+            )
+        version = ext.get("version")
+        if version != FORMAT_VERSION:
+            raise FormatError(
+                f"unsupported code tokenizer version {version!r} (this codetok reads "
+                f"{FORMAT_VERSION}); upgrade codetok",
+                path=path,
+                where=f"{FORMAT_KEY}.version",
+            )
+        try:
+            options = RouterOptions(**ext.get("options", {}))
+            reserved = ReservedTokens.from_dict(ext.get("reserved", {}))
+        except TypeError as e:
+            raise FormatError(f"malformed section: {e}", path=path, where=FORMAT_KEY) from e
+        tok = Tokenizer.from_dict(data, path=path)
+        comment = ext.get("comment_tokenizer")
+        comment_tok = None if comment is None else Tokenizer.from_dict(comment, path=path)
+        self = cls.__new__(cls)
+        self.reserved = reserved
+        self.options = options
+        self._splitter = PieceSplitter(options.digits, max_piece=options.max_piece)
+        self.tokenizer = tok
+        self.comment_tokenizer = comment_tok
+        self._setup()
+        return self
+
+    @classmethod
+    def from_str(cls, text: str, *, path: str | None = None) -> CodeTokenizer:
+        """Build from the JSON text of :meth:`to_str`.
+
+        Raises:
+            FormatError: invalid JSON or not a code tokenizer.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise FormatError(f"invalid JSON: {e}", path=path) from e
+        return cls.from_dict(data, path=path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], /) -> CodeTokenizer:
+        """Load a tokenizer written by :meth:`save`.
+
+        Raises:
+            NotFoundError: no such file.
+            FormatError: not a code tokenizer file.
+        """
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except FileNotFoundError:
+            raise NotFoundError(f"{os.fspath(path)}: no such code tokenizer file") from None
+        return cls.from_str(text, path=os.fspath(path))
+
+    def __repr__(self) -> str:
+        comment = "separate" if self.comment_tokenizer is not None else "shared"
+        model = type(self.tokenizer.model).__name__
+        langs = ",".join(sorted(self.reserved.keywords))
+        return f"CodeTokenizer({model}, vocab={self.vocab_size}, comments={comment}, {langs})"
+
+
+_DEFAULT_TEXT: str | None = None
+
+
+def _char_to_byte(text: str, from_bytes: bool) -> np.ndarray:
+    """Byte offset of every char boundary of ``text`` (length ``len(text) + 1``)."""
+    cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    width = 1 + (cp >= 0x80).astype(np.int64) + (cp >= 0x800) + (cp >= 0x10000)
+    if from_bytes:
+        width[(cp >= 0xDC80) & (cp <= 0xDCFF)] = 1
+    out = np.zeros(cp.size + 1, np.int64)
+    np.cumsum(width, out=out[1:])
+    return out

@@ -1,0 +1,106 @@
+"""Rebuild codetok's embedded default code tokenizer, end to end.
+
+Steps:
+
+1. fetch real third-party code through the package registries with
+   ``corpora/fetch_code.py`` (skipped with ``--corpus DIR`` pointing at an earlier fetch);
+2. take a fixed slice of it per language (``--train-mb``, files interleaved across packages,
+   in sorted order, files above 300 kB skipped), so the result is reproducible;
+3. train ``CodeTokenizer`` (byte-level BPE, shared comment vocabulary) with codetok;
+4. write ``codetok/data/default_code_tokenizer.json`` and print the per-language table that
+   ``corpora/PROVENANCE.md`` records.
+
+Usage::
+
+    python corpora/build_default_tokenizer.py [--corpus DIR] [--work DIR]
+        [--train-mb 1.5] [--vocab-size 16000] [--out codetok/data/default_code_tokenizer.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = ("python", "java", "csharp", "javascript")
+MAX_FILE = 300_000
+
+
+def select(corpus: Path, language: str, budget: int) -> list[Path]:
+    """Files of one language, interleaved across packages, up to ``budget`` bytes."""
+    base = corpus / language
+    packages = sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+    queues = [
+        [f for f in sorted(p.rglob("*")) if f.is_file() and f.stat().st_size <= MAX_FILE]
+        for p in packages
+    ]
+    out: list[Path] = []
+    used = 0
+    while used < budget and any(queues):
+        for q in queues:
+            if q and used < budget:
+                f = q.pop(0)
+                out.append(f)
+                used += f.stat().st_size
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, help="an existing fetch_code.py output folder")
+    parser.add_argument("--work", type=Path, default=Path("build/code-corpus"))
+    parser.add_argument("--train-mb", type=float, default=1.5, help="per language")
+    parser.add_argument("--vocab-size", type=int, default=16000)
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "codetok" / "data" / "default_code_tokenizer.json"
+    )
+    args = parser.parse_args(argv)
+    corpus = args.corpus
+    if corpus is None:
+        corpus = args.work
+        subprocess.run(
+            [sys.executable, str(ROOT / "corpora" / "fetch_code.py"), str(corpus), "--max-mb", "8"],
+            check=True,
+        )
+    sys.path.insert(0, str(ROOT))
+    from codetok.code import CodeTokenizer
+
+    budget = int(args.train_mb * (1 << 20))
+    files: list[Path] = []
+    rows = []
+    for lang in LANGUAGES:
+        chosen = select(corpus, lang, budget)
+        if not chosen:
+            raise SystemExit(f"no {lang} files under {corpus / lang}; run fetch_code.py first")
+        files += chosen
+        rows.append((lang, len(chosen), sum(f.stat().st_size for f in chosen)))
+    t0 = time.time()
+    tok = CodeTokenizer.train(
+        files, languages=LANGUAGES, vocab_size=args.vocab_size, model="bpe", show_progress=True
+    )
+    seconds = time.time() - t0
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    tok.save(args.out)
+    manifest = corpus / "MANIFEST.json"
+    packages = json.loads(manifest.read_text()) if manifest.exists() else []
+    print(f"\ntrained {tok!r} in {seconds:.0f} s -> {args.out} ({args.out.stat().st_size} bytes)")
+    print("\n| language | training files | training bytes |")
+    print("| --- | ---: | ---: |")
+    for lang, n, size in rows:
+        print(f"| {lang} | {n} | {size} |")
+    print("\n| language | package | version | license | files | bytes |")
+    print("| --- | --- | --- | --- | ---: | ---: |")
+    for p in packages:
+        print(
+            f"| {p['language']} | {p['package']} | {p['version']} | {p['license']} "
+            f"| {p['files']} | {p['bytes']} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,355 @@
+"""CodeTokenizer: lossless round trips, routing tables per language, spans, options, files."""
+
+from __future__ import annotations
+
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codetok.code import CodeTokenizer, LexemeKind, split_identifier
+from codetok.code.pieces import PieceSplitter
+from codetok.errors import ConfigurationError, FormatError, VocabularyError
+
+DATA = Path(__file__).parent / "data" / "code"
+FIXTURES = sorted(p for p in DATA.iterdir() if p.suffix in (".py", ".java", ".cs", ".jsx"))
+LANGS = ("python", "java", "csharp", "javascript")
+K = LexemeKind
+
+
+@pytest.fixture(scope="module")
+def tok() -> CodeTokenizer:
+    return CodeTokenizer.train([DATA], vocab_size=900, show_progress=False)
+
+
+# ----------------------------------------------------------------------------- round trips
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_fixture_round_trip(tok: CodeTokenizer, path: Path) -> None:
+    data = path.read_bytes()
+    enc = tok.encode(data, path=path)
+    assert enc.lossless and enc.source_is_bytes
+    assert tok.decode(enc.ids, as_bytes=True) == data
+    text = data.decode("utf-8")
+    assert tok.decode(tok.encode(text, path=path).ids) == text
+
+
+EDGE_CASES = [
+    ("python", ""),
+    ("python", "\ufeffx = 1\r\nif x:\r\n\ty = 2\r\n"),
+    ("python", "def f(:\n  return ]]\n\x00\x01"),
+    ("python", "s = 'caf\u00e9 \U0001f600'\n  \n\n"),
+    ("java", "class A { void f() { int x = 0x1F_FFL; } "),
+    ("csharp", 'var s = $"{a,5:N2} {{x}}" + @"c:\\dir";\r'),
+    ("javascript", "const el = <div a={1}>hi {x}</div>;\n`t ${a + `${b}`}`"),
+    ("javascript", "\t\t  \u00a0\u2003x\u200b=1"),
+]
+
+
+@pytest.mark.parametrize(("lang", "src"), EDGE_CASES)
+def test_edge_cases_round_trip(tok: CodeTokenizer, lang: str, src: str) -> None:
+    assert tok.decode(tok.encode(src, lang).ids) == src
+    data = src.encode("utf-8")
+    assert tok.decode(tok.encode(data, lang).ids, as_bytes=True) == data
+
+
+def test_invalid_utf8_bytes_round_trip(tok: CodeTokenizer) -> None:
+    data = b"x = '\xff\xfe\xc3'  # \x80 bad\nprint(x)\n"
+    enc = tok.encode(data, "python")
+    assert tok.decode(enc.ids, as_bytes=True) == data
+    assert tok.decode(enc.ids) == data.decode("utf-8", "surrogateescape")
+
+
+def test_lone_surrogate_str_round_trip(tok: CodeTokenizer) -> None:
+    src = "x = '\ud800'\n"
+    assert tok.decode(tok.encode(src, "python").ids) == src
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(text=st.text(max_size=80))
+def test_any_text_round_trips(tok: CodeTokenizer, lang: str, text: str) -> None:
+    assert tok.decode(tok.encode(text, lang).ids) == text
+
+
+@pytest.mark.parametrize("lang", ("python", "javascript"))
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.binary(max_size=60))
+def test_any_bytes_round_trip(tok: CodeTokenizer, lang: str, data: bytes) -> None:
+    assert tok.decode(tok.encode(data, lang).ids, as_bytes=True) == data
+
+
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    text=st.text(
+        alphabet=st.sampled_from(list("abcXY_ 019\t\n\r\"'#(){}:;=+.\\/*@$`")), max_size=120
+    )
+)
+def test_code_like_text_round_trips(tok: CodeTokenizer, text: str) -> None:
+    for lang in LANGS:
+        assert tok.decode(tok.encode(text, lang).ids) == text
+
+
+def test_stdlib_files_round_trip(tok: CodeTokenizer) -> None:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    names = ["textwrap.py", "string.py", "glob.py", "colorsys.py", "keyword.py"]
+    files = [root / n for n in names if (root / n).exists()]
+    assert files
+    for f in files:
+        data = f.read_bytes()
+        assert tok.decode(tok.encode(data, "python").ids, as_bytes=True) == data, f.name
+
+
+# ----------------------------------------------------------------------------- routing tables
+
+# hand-checked: (piece or reserved token, channel) for one sample per language
+TABLES = {
+    "python": (
+        'def f(x):\n    """Doc.\n\n    Args:\n        x: n\n    """\n    return x  # c\n',
+        [
+            ("<py:def>", "reserved"), (" ", "code"), ("f", "code"), ("(", "code"),
+            ("x", "code"), (")", "code"), (":", "code"), ("<NL>", "reserved"),
+            ("    ", "code"), ("<INDENT>", "reserved"), ("<doc>", "reserved"),
+            ('"""', "comment"), ("Doc", "comment"), (".", "comment"),
+            ("\n\n    ", "comment"), ("<doc:param>", "reserved"), ("Args", "comment"),
+            (":", "comment"), ("\n       ", "comment"), (" x", "comment"), (":", "comment"),
+            (" n", "comment"), ("\n   ", "comment"), (' """', "comment"),
+            ("</doc>", "reserved"), ("<NL>", "reserved"), ("    ", "code"),
+            ("<py:return>", "reserved"), (" ", "code"), ("x", "code"), ("  ", "code"),
+            ("<comment>", "reserved"), ("#", "comment"), (" c", "comment"),
+            ("</comment>", "reserved"), ("<NL>", "reserved"), ("<DEDENT>", "reserved"),
+        ],
+    ),
+    "java": (
+        "/** Adds. @param a x */\nint add(int a) { return a + 10; }\n",
+        [
+            ("<doc>", "reserved"), ("/**", "comment"), (" Adds", "comment"),
+            (".", "comment"), (" ", "comment"), ("<doc:param>", "reserved"),
+            ("@", "comment"), ("param", "comment"), (" a", "comment"), (" x", "comment"),
+            (" */", "comment"), ("</doc>", "reserved"), ("<NL>", "reserved"),
+            ("<java:int>", "reserved"), (" ", "code"), ("add", "code"), ("(", "code"),
+            ("<java:int>", "reserved"), (" ", "code"), ("a", "code"), (")", "code"),
+            (" ", "code"), ("{", "code"), (" ", "code"), ("<java:return>", "reserved"),
+            (" ", "code"), ("a", "code"), (" ", "code"), ("+", "code"), (" ", "code"),
+            ("10", "code"), (";", "code"), (" ", "code"), ("}", "code"), ("<NL>", "reserved"),
+        ],
+    ),
+    "csharp": (
+        '/// <summary>Hi</summary>\npublic var s = @"a\\b";\n',
+        [
+            ("<doc>", "reserved"), ("///", "comment"), (" ", "comment"),
+            ("<doc:summary>", "reserved"), ("<", "comment"), ("summary", "comment"),
+            (">", "comment"), ("Hi", "comment"), ("</", "comment"), ("summary", "comment"),
+            (">", "comment"), ("</doc>", "reserved"), ("<NL>", "reserved"),
+            ("<cs:public>", "reserved"), (" ", "code"), ("<cs:var>", "reserved"),
+            (" ", "code"), ("s", "code"), (" ", "code"), ("=", "code"), (" ", "code"),
+            ('@"', "code"), ("a", "code"), ("\\", "code"), ("b", "code"), ('"', "code"),
+            (";", "code"), ("<NL>", "reserved"),
+        ],
+    ),
+    "javascript": (
+        "const getHTTPUrl = (a) => `v${a}`; // t\n",
+        [
+            ("<js:const>", "reserved"), (" ", "code"), ("get", "code"), ("HTTP", "code"),
+            ("Url", "code"), (" ", "code"), ("=", "code"), (" ", "code"), ("(", "code"),
+            ("a", "code"), (")", "code"), (" ", "code"), ("=>", "code"), (" ", "code"),
+            ("`", "code"), ("v", "code"), ("${", "code"), ("a", "code"), ("}", "code"),
+            ("`", "code"), (";", "code"), (" ", "code"), ("<comment>", "reserved"),
+            ("//", "comment"), (" t", "comment"), ("</comment>", "reserved"),
+            ("<NL>", "reserved"),
+        ],
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_routing_table(tok: CodeTokenizer, lang: str) -> None:
+    src, expected = TABLES[lang]
+    got = [(piece, channel) for piece, _, channel in tok.pre_tokenize(src, lang)]
+    assert got == expected
+
+
+# (source, language) -> kinds of the reserved tokens, in order
+KIND_TABLES = [
+    (
+        TABLES["python"][0],
+        "python",
+        ["KEYWORD", "NEWLINE", "INDENT", "DOCSTRING", "DOCSTRING", "DOCSTRING", "NEWLINE",
+         "KEYWORD", "COMMENT", "COMMENT", "NEWLINE", "DEDENT"],
+    ),
+    (
+        "class A:\n    def f(self):\n        if x:\n            pass\n    y = 1\n",
+        "python",
+        ["KEYWORD", "NEWLINE", "INDENT", "KEYWORD", "NEWLINE", "INDENT", "KEYWORD",
+         "NEWLINE", "INDENT", "KEYWORD", "NEWLINE", "DEDENT", "DEDENT", "NEWLINE", "DEDENT"],
+    ),
+    (TABLES["java"][0], "java",
+     ["DOCSTRING", "DOCSTRING", "DOCSTRING", "NEWLINE", "KEYWORD", "KEYWORD", "KEYWORD",
+      "NEWLINE"]),
+    (TABLES["csharp"][0], "csharp",
+     ["DOCSTRING", "DOCSTRING", "DOCSTRING", "NEWLINE", "KEYWORD", "KEYWORD", "NEWLINE"]),
+    (TABLES["javascript"][0], "javascript",
+     ["KEYWORD", "COMMENT", "COMMENT", "NEWLINE"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("src", "lang", "kinds"), KIND_TABLES)
+def test_reserved_token_kinds(tok: CodeTokenizer, src: str, lang: str, kinds: list[str]) -> None:
+    enc = tok.encode(src, lang)
+    reserved = set(tok.reserved.tokens)
+    got = [k.name for t, k in zip(enc.tokens, enc.kind_list(), strict=True) if t in reserved]
+    assert got == kinds
+
+
+def test_kinds_of_subword_tokens(tok: CodeTokenizer) -> None:
+    src = 'x = "hi there"  # note\nclass K:\n    """Doc."""\n'
+    enc = tok.encode(src, "python")
+    by_text: dict[str, set[str]] = {}
+    for i, k in enumerate(enc.kind_list()):
+        by_text.setdefault(enc.token_text(i), set()).add(k.name)
+    assert by_text["x"] == {"IDENTIFIER"}
+    assert "STRING" in by_text['"'] and "DOCSTRING" in by_text["Doc"]
+    assert by_text["K"] == {"IDENTIFIER"}
+    assert "COMMENT" in by_text["#"]
+
+
+# ----------------------------------------------------------------------------- annotations
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_spans_tile_the_source(tok: CodeTokenizer, path: Path) -> None:
+    data = path.read_bytes()
+    enc = tok.encode(data, path=path)
+    bs = enc.byte_spans
+    assert bs[0, 0] == 0 and bs[-1, 1] == len(data)
+    assert np.all(bs[1:, 0] == bs[:-1, 1])
+    # every token lies inside its lexeme
+    lx = enc.lexemes
+    li = enc.lexeme_indices
+    assert np.all(bs[:, 0] >= lx.byte_starts[li]) and np.all(bs[:, 1] <= lx.byte_ends[li])
+    text = lx.source_text
+    assert "".join(text[a:b] for a, b in enc.spans.tolist()) == text
+    assert enc.lines[0] == 1 and enc.lines[-1] == text[: enc.spans[-1, 0]].count("\n") + 1
+    assert len(enc.node_types) == len(enc) == len(enc.kinds)
+
+
+def test_non_ascii_char_spans(tok: CodeTokenizer) -> None:
+    src = "h\u00e9llo = '\u65e5\u672c'\n"
+    enc = tok.encode(src, "python")
+    pieces = [src[a:b] for a, b in enc.spans.tolist()]
+    assert "".join(p for p, n in zip(pieces, enc.tokens, strict=True)).startswith("h\u00e9llo")
+    assert enc.spans[-1, 1] == len(src)
+
+
+# ----------------------------------------------------------------------------- options
+
+
+def test_drop_comments_is_flagged(tok: CodeTokenizer) -> None:
+    src = "x = 1  # note\n/* no */\n"
+    enc = tok.encode(src, "python", drop_comments=True)
+    assert not enc.lossless
+    out = tok.decode(enc.ids)
+    assert "note" not in out and out.startswith("x = 1")
+    enc = tok.encode('def f():\n    """Doc."""\n    return 1\n', "python", drop_docstrings=True)
+    assert "Doc" not in tok.decode(enc.ids) and not enc.lossless
+
+
+def test_normalize_whitespace(tok: CodeTokenizer) -> None:
+    src = "if  x :\r\n\t\ty  =  1   \r\n\r\nz\n"
+    enc = tok.encode(src, "python", normalize_whitespace=True)
+    assert not enc.lossless
+    assert tok.decode(enc.ids) == "if x :\n    y = 1\n\nz\n"
+    java = "class A {\n  int   x;  \n}\n"
+    assert tok.decode(tok.encode(java, "java", normalize_whitespace=True).ids) == (
+        "class A {\n  int x;\n}\n"
+    )
+    assert tok.encode(src, "python").lossless
+
+
+def test_digit_policies() -> None:
+    assert PieceSplitter("single").texts("number", "2024") == ["2", "0", "2", "4"]
+    assert PieceSplitter("group3").texts("number", "1234567") == ["123", "456", "7"]
+    assert PieceSplitter("whole").texts("words", "v 12345x") == ["v", " ", "12345", "x"]
+    with pytest.raises(ConfigurationError, match="digit policy"):
+        PieceSplitter("pairs")
+
+
+def test_identifier_parts_and_joins(tok: CodeTokenizer) -> None:
+    pieces = [p for p, _, _ in tok.pre_tokenize("__get_userHTTPName2__", "python")]
+    assert pieces == split_identifier("__get_userHTTPName2__").pieces()
+
+
+def test_unknown_option() -> None:
+    with pytest.raises(ConfigurationError, match="unknown CodeTokenizer option"):
+        CodeTokenizer(None, digit="single")
+
+
+def test_separate_comment_channel() -> None:
+    srcs = [("# hello world comment\nx_value = 1  # another comment\n", "python")] * 4
+    tok = CodeTokenizer.train(
+        srcs, languages=["python"], vocab_size=700, comment_vocab="separate",
+        comment_vocab_size=300, show_progress=False, min_frequency=1,
+    )  # fmt: skip
+    enc = tok.encode(srcs[0][0], "python")
+    code_size = tok.tokenizer.get_vocab_size()
+    comment_ids = [i for i, k in zip(enc.ids, enc.kinds.tolist(), strict=True) if k == K.COMMENT]
+    assert any(i >= code_size for i in comment_ids)
+    assert tok.decode(enc.ids) == srcs[0][0]
+
+
+def test_wrap_plain_byte_level_tokenizer() -> None:
+    from codetok.trainers import train_bpe
+
+    base = train_bpe(texts=["def f(): return 1"] * 4, vocab_size=300)
+    tok = CodeTokenizer(base, languages=["python"])
+    src = "def f():\n    return '\u00e9'\n"
+    assert tok.decode(tok.encode(src, "python").ids) == src
+
+
+def test_non_byte_level_tokenizer_is_refused() -> None:
+    from codetok.trainers import train_wordpiece
+
+    base = train_wordpiece(texts=["hello world"] * 4, vocab_size=50)
+    with pytest.raises(VocabularyError, match="256 byte-level"):
+        CodeTokenizer(base)
+
+
+def test_decode_rejects_bad_ids(tok: CodeTokenizer) -> None:
+    with pytest.raises(VocabularyError, match="not in this tokenizer"):
+        tok.decode([tok.vocab_size])
+
+
+# ----------------------------------------------------------------------------- persistence
+
+
+def test_save_load_identical(tok: CodeTokenizer, tmp_path: Path) -> None:
+    path = tmp_path / "code.json"
+    tok.save(path)
+    again = CodeTokenizer.load(path)
+    assert again.to_dict() == tok.to_dict()
+    for f in FIXTURES:
+        data = f.read_bytes()
+        assert again.encode(data, path=f).ids == tok.encode(data, path=f).ids
+
+
+def test_load_errors(tmp_path: Path) -> None:
+    from codetok.trainers import train_bpe
+
+    plain = tmp_path / "tokenizer.json"
+    train_bpe(texts=["abc"], vocab_size=260).save(plain)
+    with pytest.raises(FormatError, match="not a code tokenizer"):
+        CodeTokenizer.load(plain)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    with pytest.raises(FormatError, match="invalid JSON"):
+        CodeTokenizer.load(bad)
