@@ -6,7 +6,10 @@ machine with PyPI and Debian access (``apt-get download`` needs ``apt-get update
 * **python**: the standard library of the running interpreter (PSF License).
 * **java**: ``src.zip`` of Debian's ``openjdk-17-source`` (GPL-2.0 with Classpath exception).
 * **csharp**: the ``pythonnet``, ``z3-solver`` and ``clr-loader`` sdists from PyPI (MIT),
-  fetched with ``pip download``.
+  fetched with ``pip download``; then the upstream sources of the Debian source packages
+  ``newtonsoft-json`` (MIT) and ``nunit`` (the NUnit license, zlib-style), fetched with
+  ``apt-get source --download-only`` through a private apt configuration under the
+  temporary folder (a ``deb-src`` entry; the machine's own apt setup is left alone).
 * **javascript**: unminified ``.js`` files of Debian ``node-*`` / ``libjs-*`` packages
   (licenses read from each package's ``debian/copyright``).
 
@@ -194,6 +197,75 @@ def fetch_csharp(out: Path, budget: Budget, tmp: Path) -> list[dict]:
     return entries
 
 
+#: Debian source packages with C# sources: (package, license of the upstream code)
+CSHARP_DEBIAN_SOURCES = [("newtonsoft-json", "MIT"), ("nunit", "NUnit license (zlib-style)")]
+
+_DEB_SRC = """Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+"""
+
+
+def _apt_source_options(tmp: Path) -> list[str]:
+    """apt options for a private deb-src configuration under ``tmp`` (updated once)."""
+    base = tmp / "apt-src"
+    parts = base / "sources.list.d"
+    opts = [
+        "-o", "Dir::Etc::SourceList=/dev/null",
+        "-o", f"Dir::Etc::SourceParts={parts}",
+        "-o", f"Dir::State::Lists={base / 'lists'}",
+        "-o", f"Dir::Cache::Archives={base / 'archives'}",
+    ]  # fmt: skip
+    if not parts.exists():
+        parts.mkdir(parents=True)
+        (base / "lists" / "partial").mkdir(parents=True)
+        (base / "archives" / "partial").mkdir(parents=True)
+        (parts / "debian-src.sources").write_text(_DEB_SRC, encoding="utf-8")
+        run(["apt-get", *opts, "update"])
+    return opts
+
+
+def fetch_csharp_debian(out: Path, budget: Budget, tmp: Path) -> list[dict]:
+    """C# files from the upstream tarballs of Debian source packages."""
+    entries = []
+    for package, lic in CSHARP_DEBIAN_SOURCES:
+        if budget.full():
+            break
+        dest = tmp / f"src-{package}"
+        dest.mkdir(parents=True, exist_ok=True)
+        try:
+            run(
+                ["apt-get", *_apt_source_options(tmp), "source", "--download-only", package],
+                cwd=dest,
+            )
+        except RuntimeError as e:
+            # Only the upstream tarball is needed; a missing Debian patch file is no loss.
+            if not list(dest.glob(f"{package}_*.orig.tar.*")):
+                raise RuntimeError(f"apt-get source {package} gave no upstream tarball: {e}") from e
+        origs = sorted(dest.glob(f"{package}_*.orig.tar.*"))
+        version = origs[-1].name[len(package) + 1 :].split(".orig.tar.")[0]
+        files = total = 0
+        with tarfile.open(origs[-1]) as tar:
+            for member in sorted(tar.getmembers(), key=lambda m: m.name):
+                if not member.isfile() or not member.name.endswith(".cs") or budget.full():
+                    continue
+                data = tar.extractfile(member)
+                if data is None:
+                    continue
+                dst = out / "csharp" / package / member.name.split("/", 1)[-1]
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                dst.write_bytes(data.read())
+                budget.used += dst.stat().st_size
+                total += dst.stat().st_size
+                files += 1
+        entries.append(
+            _entry("csharp", package, version, lic, "Debian source package", files, total)
+        )
+    return entries
+
+
 def _minified(path: Path) -> bool:
     if path.name.endswith((".min.js", "-min.js")):
         return True
@@ -268,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
                     manifest += fetch_java(args.out, budget, tmp)
                 elif lang == "csharp":
                     manifest += fetch_csharp(args.out, budget, tmp)
+                    manifest += fetch_csharp_debian(args.out, budget, tmp)
                 elif lang == "javascript":
                     manifest += fetch_javascript(
                         args.out, budget, tmp, args.js_package or JS_PACKAGES
