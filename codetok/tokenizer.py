@@ -2,8 +2,9 @@
 
 This module owns the rules around the model: added and special tokens, truncation and
 padding (HF ``tokenizers`` semantics), the ``transformers``-style ``__call__``, and saving
-and loading the HF ``tokenizer.json`` schema. Anything codetok adds to that schema lives
-under the single top-level key ``"codetok"``.
+and loading the HF ``tokenizer.json`` schema. codetok's own settings (those ``transformers``
+keeps in ``tokenizer_config.json``) go under the single top-level key ``"codetok"`` only
+when asked for, because HF ``tokenizers`` refuses files with unknown top-level keys.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ class Tokenizer:
         self.added = AddedVocabulary()
         self._truncation: dict[str, Any] | None = None
         self._padding: dict[str, Any] | None = None
-        # transformers-style settings used by __call__; saved under the "codetok" key.
+        # transformers-style settings used by __call__ (see to_dict(settings=True)).
         self.model_max_length: int = int(1e30)
         self.padding_side = "right"
         self.truncation_side = "right"
@@ -330,14 +331,18 @@ class Tokenizer:
         tokens: list[str] = []
         offsets: list[tuple[int, int]] = []
         words: list[int | None] = []
-        tokenize = self.model.tokenize
+        splits = self._splits(text, skip)
+        # All model pieces of the text in one call (one native kernel call when built).
+        next_toks = iter(
+            self.model.tokenize_many([p.text for p, t in splits if t is None])
+        ).__next__
         add_id, add_tok, add_off, add_words = (
             ids.append,
             tokens.append,
             offsets.append,
             words.extend,
         )
-        for i, (piece, tid) in enumerate(self._splits(text, skip)):
+        for i, (piece, tid) in enumerate(splits):
             w = i if word_idx is None else word_idx
             ptext = piece.text
             if tid is not None:
@@ -346,7 +351,7 @@ class Tokenizer:
                 add_off(piece.original_span(0, len(ptext)))
                 add_words((w,))
                 continue
-            toks = tokenize(ptext)
+            toks = next_toks()
             if len(toks) == 1 and piece.align is None:
                 t = toks[0]
                 add_id(t[0])
@@ -759,8 +764,15 @@ class Tokenizer:
         return pad, trunc, max_length
 
     # ------------------------------------------------------------------ serialization
-    def to_dict(self) -> dict[str, Any]:
-        """The HF ``tokenizer.json`` object (plus codetok settings under ``"codetok"``)."""
+    def to_dict(self, settings: bool = False) -> dict[str, Any]:
+        """The HF ``tokenizer.json`` object.
+
+        Args:
+            settings: also write the ``transformers``-style settings (``model_max_length``,
+                sides, ``special_tokens_map``, ...) under the top-level key ``"codetok"``.
+                HF ``tokenizers`` rejects files with unknown top-level keys, so this is off
+                by default; :meth:`save_pretrained` keeps them in ``tokenizer_config.json``.
+        """
         trunc = None
         if self._truncation is not None:
             t = self._truncation
@@ -794,7 +806,7 @@ class Tokenizer:
             "decoder": None if self.decoder is None else self.decoder.to_dict(),
             "model": self.model.to_dict(),
         }
-        ext = self._codetok_settings()
+        ext = self._codetok_settings() if settings else None
         if ext:
             out["codetok"] = ext
         return out
@@ -815,14 +827,42 @@ class Tokenizer:
             ext["special_tokens_map"] = dict(self.special_tokens_map)
         return ext
 
-    def to_str(self, pretty: bool = False) -> str:
-        """The ``tokenizer.json`` text."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2 if pretty else None)
+    def to_str(self, pretty: bool = False, settings: bool = False) -> str:
+        """The ``tokenizer.json`` text (see :meth:`to_dict` for ``settings``)."""
+        return json.dumps(self.to_dict(settings), ensure_ascii=False, indent=2 if pretty else None)
 
-    def save(self, path: str | os.PathLike[str], pretty: bool = True) -> None:
-        """Write ``tokenizer.json`` to ``path`` (HF ``tokenizers`` can load it)."""
+    def save(
+        self, path: str | os.PathLike[str], pretty: bool = True, settings: bool = False
+    ) -> None:
+        """Write ``tokenizer.json`` to ``path``; HF ``tokenizers`` loads it unless ``settings``."""
         with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_str(pretty))
+            f.write(self.to_str(pretty, settings))
+
+    def save_pretrained(self, folder: str | os.PathLike[str]) -> list[str]:
+        """Write the folder ``transformers`` expects (tokenizer.json, tokenizer_config.json, ...).
+
+        Returns:
+            The paths written.
+        """
+        from .formats.pretrained import save_pretrained
+
+        return save_pretrained(self, folder)
+
+    @classmethod
+    def from_pretrained(
+        cls,
+        name_or_path: str | os.PathLike[str],
+        *,
+        revision: str | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        local_files_only: bool = False,
+    ) -> Tokenizer:
+        """Load from a folder, the HF cache, or the Hub (see :func:`codetok.from_pretrained`)."""
+        from .formats.hub import from_pretrained
+
+        return from_pretrained(
+            name_or_path, revision=revision, cache_dir=cache_dir, local_files_only=local_files_only
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, path: str | None = None) -> Tokenizer:

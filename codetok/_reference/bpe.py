@@ -7,13 +7,16 @@ and return plain lists and dicts; options, errors, caching and offsets stay in
 Merge order is HF ``tokenizers``' order: the pending merge with the lowest rank is applied
 first and ties go to the leftmost position. Long pieces use a heap over a linked list of
 symbols (O(n log n)); short pieces use a direct scan, which gives the same result.
-Not handled here: caching, ``ignore_merges`` and the unknown-token policy checks.
+:class:`BpeCore` bundles them per model with fixed options: it is the exact interface of
+the native ``codetok._core.BpeCore``.
+Not handled here: caching and the unknown-token policy checks.
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 #: ``(left_id, right_id) -> (rank, new_id)``.
 MergeMap = dict[tuple[int, int], tuple[int, int]]
@@ -189,3 +192,101 @@ def _merge_heap(
     out_ids = [c[i] for i in range(n) if ln[i]]
     out_lens = [x for x in ln if x]
     return out_ids, out_lens
+
+
+def char_spans(piece: str, lens: Sequence[int]) -> list[tuple[int, int]]:
+    """Map consecutive UTF-8 byte lengths to char spans inside ``piece``.
+
+    A token covering part of a char (a byte-fallback token) gets that whole char, as HF
+    reports it. Spans past the end (byte fallback combined with a prefix or suffix) are
+    clamped to the piece.
+    """
+    n = len(piece)
+    out: list[tuple[int, int]] = []
+    pos = 0
+    if piece.isascii():
+        for ln in lens:
+            end = pos + ln
+            out.append((pos if pos < n else n, end if end < n else n))
+            pos = end
+        return out
+    byte_to_char: list[int] = []
+    for i, ch in enumerate(piece):
+        byte_to_char.extend([i] * len(ch.encode("utf-8", "surrogatepass")))
+    nb = len(byte_to_char)
+    for ln in lens:
+        end = pos + ln
+        start_c = byte_to_char[pos] if pos < nb else n
+        end_c = byte_to_char[end - 1] + 1 if 0 < end <= nb else (n if end > nb else start_c)
+        out.append((start_c, end_c))
+        pos = end
+    return out
+
+
+class BpeCore:
+    """One model's BPE kernel with fixed options; twin of the native ``_core.BpeCore``.
+
+    Args:
+        vocab: token -> id.
+        merges: ``(left_id, right_id, rank, new_id)`` per merge.
+        values: token text by id (``None`` for ids without a token); builds tokens.
+        token_type: the tuple subclass tokens are made of, called as
+            ``token_type(id, value, (start, end))``.
+        prefix: ``continuing_subword_prefix`` (``""`` for none).
+        suffix: ``end_of_word_suffix`` (``""`` for none).
+        unk_id: emitted for unknown chars; ``-1`` drops them.
+        fuse_unk: fuse consecutive unknown chars.
+        byte_fallback: unknown chars become ``<0xNN>`` tokens when they all exist.
+        ignore_merges: a piece found whole in ``vocab`` is one token.
+    """
+
+    def __init__(
+        self,
+        vocab: dict[str, int],
+        merges: Sequence[tuple[int, int, int, int]],
+        values: Sequence[str | None],
+        token_type: Any,
+        *,
+        prefix: str,
+        suffix: str,
+        unk_id: int,
+        fuse_unk: bool,
+        byte_fallback: bool,
+        ignore_merges: bool,
+    ) -> None:
+        self._vocab = vocab
+        self._merges: MergeMap = {(a, b): (rank, new) for a, b, rank, new in merges}
+        self._values = list(values)
+        self._token_type = token_type
+        self._args = (vocab, prefix, suffix, byte_fallback, unk_id, fuse_unk)
+        self._ignore_merges = ignore_merges
+
+    def encode(self, piece: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """Ids of ``piece`` and their char spans (``unk_id`` may appear, whatever it is)."""
+        if not piece:
+            return [], []
+        if self._ignore_merges:
+            tid = self._vocab.get(piece)
+            if tid is not None:
+                return [tid], [(0, len(piece))]
+        ids, lens = word_symbols(piece, *self._args)
+        ids, lens = merge(ids, lens, self._merges)
+        return ids, char_spans(piece, lens)
+
+    def encode_batch(self, pieces: Sequence[str]) -> list[list[int]]:
+        """Ids of each piece."""
+        return [self.encode(p)[0] for p in pieces]
+
+    def tokenize_batch(self, pieces: Sequence[str]) -> list[list[Any] | None]:
+        """Tokens of each piece; ``None`` for a piece with an id that has no value."""
+        out: list[list[Any] | None] = []
+        values = self._values
+        size = len(values)
+        make = self._token_type
+        for p in pieces:
+            ids, spans = self.encode(p)
+            if any(not 0 <= i < size or values[i] is None for i in ids):
+                out.append(None)
+                continue
+            out.append([make(i, values[i], sp) for i, sp in zip(ids, spans, strict=True)])
+        return out

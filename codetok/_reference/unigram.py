@@ -226,3 +226,33 @@ def sample_nbest(
         if r < acc:
             return path
     return candidates[-1][0]
+
+
+class UnigramCore:
+    """One model's Viterbi kernel; twin of the native ``_core.UnigramCore``.
+
+    Args:
+        pieces: vocabulary pieces by id.
+        scores: their scores.
+        unk_id: id of the unknown piece, or ``-1``.
+        unk_score: score of an unknown char.
+    """
+
+    def __init__(
+        self, pieces: Sequence[str], scores: Sequence[float], *, unk_id: int, unk_score: float
+    ) -> None:
+        self._prefixes = build_prefixes(pieces)
+        self._scores = list(scores)
+        self._unk_id = unk_id
+        self._unk_score = unk_score
+
+    def viterbi(self, piece: str) -> Path | None:
+        """Best path of ``piece``; ``None`` when it needs an unknown node and there is none."""
+        try:
+            return viterbi(piece, self._prefixes, self._scores, self._unk_id, self._unk_score)
+        except MissingUnknown:
+            return None
+
+    def viterbi_batch(self, pieces: Sequence[str]) -> list[Path | None]:
+        """:meth:`viterbi` of each piece."""
+        return [self.viterbi(p) for p in pieces]

@@ -9,6 +9,7 @@ Models know nothing of special tokens, padding or offsets bookkeeping: the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
 
@@ -32,6 +33,11 @@ class Model:
     def tokenize(self, piece: str) -> list[Token]:
         """Split one piece into tokens with offsets relative to the piece."""
         raise NotImplementedError
+
+    def tokenize_many(self, pieces: Sequence[str]) -> list[list[Token]]:
+        """:meth:`tokenize` of each piece; models with a native kernel do it in one call."""
+        tokenize = self.tokenize
+        return [tokenize(p) for p in pieces]
 
     def tokenize_ids(self, piece: str) -> list[int]:
         """Ids only; models override this when they can skip building tokens."""

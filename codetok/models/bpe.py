@@ -4,7 +4,9 @@ Handles: merges by rank, ``continuing_subword_prefix``, ``end_of_word_suffix``,
 ``unk_token`` / ``fuse_unk``, ``byte_fallback`` (``<0xNN>`` tokens), BPE-dropout with a
 seedable rng, ``ignore_merges`` and a bounded per-piece cache. Byte-level BPE needs nothing
 special here: the ByteLevel pre-tokenizer maps bytes to the GPT-2 alphabet first, so the
-model sees ordinary chars. The merge loop lives in :mod:`codetok._reference.bpe`.
+model sees ordinary chars. The loops live in a kernel: the native ``codetok._core.BpeCore``
+or its twin :class:`codetok._reference.bpe.BpeCore` (see :mod:`codetok.models._backend`);
+dropout always runs the reference loop.
 
 Not handled here: training (see ``codetok.trainers``), pre-tokenization, special tokens.
 """
@@ -18,6 +20,7 @@ from typing import Any, ClassVar
 
 from codetok._reference import bpe as _kernel
 from codetok.errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
+from codetok.models import _backend
 from codetok.models.base import Model, Token
 
 __all__ = ["BPE"]
@@ -27,33 +30,20 @@ _MAX_CACHED_LENGTH = 256
 DEFAULT_CACHE_CAPACITY = 10_000
 
 
-def _char_offsets(piece: str, lens: Sequence[int]) -> list[tuple[int, int]]:
-    """Map consecutive UTF-8 byte lengths to char offsets inside ``piece``.
-
-    A token covering part of a char (a byte-fallback token) gets that whole char, as HF
-    reports it. Spans past the end (byte fallback combined with a prefix or suffix) are
-    clamped to the piece.
-    """
-    n = len(piece)
-    out: list[tuple[int, int]] = []
-    pos = 0
-    if piece.isascii():
-        for ln in lens:
-            end = pos + ln
-            out.append((pos if pos < n else n, end if end < n else n))
-            pos = end
-        return out
-    byte_to_char: list[int] = []
-    for i, ch in enumerate(piece):
-        byte_to_char.extend([i] * len(ch.encode("utf-8", "surrogatepass")))
-    nb = len(byte_to_char)
-    for ln in lens:
-        end = pos + ln
-        start_c = byte_to_char[pos] if pos < nb else n
-        end_c = byte_to_char[end - 1] + 1 if 0 < end <= nb else (n if end > nb else start_c)
-        out.append((start_c, end_c))
-        pos = end
-    return out
+def _values_by_id(vocab_r: dict[int, str]) -> list[str | None] | None:
+    """Token text by id for the batch kernels, or ``None`` when ids are not a dense range."""
+    if not vocab_r:
+        return []
+    ids = vocab_r.keys()
+    if not all(type(i) is int for i in ids) or min(ids) < 0:
+        return None
+    top = max(ids)
+    if top >= 2**31 - 1 or top >= 4 * len(vocab_r) + 1024:
+        return None
+    values: list[str | None] = [None] * (top + 1)
+    for i, t in vocab_r.items():
+        values[i] = t
+    return values
 
 
 def _merge_pairs(merges: Iterable[Any], *, where: str = "merges") -> list[tuple[str, str]]:
@@ -142,6 +132,9 @@ class BPE(Model):
         self._dropout: float | None = None
         self.dropout = dropout
         self._merges, self._merge_map = self._build_merges(_merge_pairs(merges or ()))
+        self._core: Any = None
+        self._core_native = False
+        self._values: list[str | None] | None = None
 
     def _build_merges(
         self, pairs: list[tuple[str, str]]
@@ -235,22 +228,42 @@ class BPE(Model):
 
     # -- encoding ----------------------------------------------------------------------------
 
-    def _encode(self, piece: str) -> tuple[list[int], list[tuple[int, int]]]:
-        if not piece:
-            return [], []
-        dropout = self._dropout
-        sampling = dropout is not None and dropout > 0.0
-        if not sampling:
-            if self._ignore_merges:
-                tid = self._vocab.get(piece)
-                if tid is not None:
-                    return [tid], [(0, len(piece))]
-            hit = self._cache.get(piece)
-            if hit is not None:
-                return hit
-        unk_id = -1
-        if self._unk_token is not None:
-            unk_id = self._vocab.get(self._unk_token, -2)
+    def _unk_id(self) -> int:
+        """``-1``: no unknown token (unknown chars are dropped); ``-2``: set but missing."""
+        if self._unk_token is None:
+            return -1
+        return self._vocab.get(self._unk_token, -2)
+
+    def _kernel(self) -> Any:
+        """The BPE kernel of the current backend, built on first use."""
+        if self._core is None:
+            self._values = _values_by_id(self._vocab_r)
+            merges = [(a, b, rank, new) for (a, b), (rank, new) in self._merge_map.items()]
+            self._core, self._core_native = _backend.kernel(
+                self,
+                "BpeCore",
+                self._vocab,
+                merges,
+                self._values or [],
+                Token,
+                prefix=self._prefix or "",
+                suffix=self._suffix or "",
+                unk_id=self._unk_id(),
+                fuse_unk=self._fuse_unk,
+                byte_fallback=self._byte_fallback,
+                ignore_merges=self._ignore_merges,
+            )
+        return self._core
+
+    def _missing_unk(self, piece: str) -> VocabularyError:
+        return VocabularyError(
+            f"unk_token {self._unk_token!r} is not in the vocabulary, but {piece!r} needs "
+            "it; add it to the vocab or set unk_token=None"
+        )
+
+    def _sample(self, piece: str, dropout: float) -> tuple[list[int], list[tuple[int, int]]]:
+        """BPE-dropout: the reference loop with random skips, never cached."""
+        unk_id = self._unk_id()
         ids, lens = _kernel.word_symbols(
             piece,
             self._vocab,
@@ -261,20 +274,24 @@ class BPE(Model):
             self._fuse_unk,
         )
         if unk_id == -2 and -2 in ids:
-            raise VocabularyError(
-                f"unk_token {self._unk_token!r} is not in the vocabulary, but {piece!r} needs "
-                "it; add it to the vocab or set unk_token=None"
-            )
-        if sampling:
-            ids, lens = _kernel.merge(ids, lens, self._merge_map, dropout, self._rng.random)
-        else:
-            ids, lens = _kernel.merge(ids, lens, self._merge_map)
-        result = (ids, _char_offsets(piece, lens))
-        if (
-            not sampling
-            and len(piece) < _MAX_CACHED_LENGTH
-            and len(self._cache) < self._cache_capacity
-        ):
+            raise self._missing_unk(piece)
+        ids, lens = _kernel.merge(ids, lens, self._merge_map, dropout, self._rng.random)
+        return ids, _kernel.char_spans(piece, lens)
+
+    def _encode(self, piece: str) -> tuple[list[int], list[tuple[int, int]]]:
+        if not piece:
+            return [], []
+        dropout = self._dropout
+        if dropout is not None and dropout > 0.0:
+            return self._sample(piece, dropout)
+        hit = self._cache.get(piece)
+        if hit is not None:
+            return hit
+        ids, spans = self._kernel().encode(piece)
+        if -2 in ids and self._unk_id() == -2:
+            raise self._missing_unk(piece)
+        result = (ids, spans)
+        if len(piece) < _MAX_CACHED_LENGTH and len(self._cache) < self._cache_capacity:
             self._cache[piece] = result
         return result
 
@@ -296,6 +313,33 @@ class BPE(Model):
         ids, offsets = self._encode(piece)
         vr = self._vocab_r
         return [Token(i, vr[i], o) for i, o in zip(ids, offsets, strict=True)]
+
+    def tokenize_many(self, pieces: Sequence[str]) -> list[list[Token]]:
+        """:meth:`tokenize` of each piece, in one kernel call when the kernel is native.
+
+        Args:
+            pieces: pre-tokenized pieces.
+
+        Returns:
+            One token list per piece.
+
+        Raises:
+            VocabularyError: ``unk_token`` is needed but missing from the vocabulary.
+
+        >>> bpe = BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")])
+        >>> [[t.value for t in toks] for toks in bpe.tokenize_many(["ab", "ba"])]
+        [['ab'], ['b', 'a']]
+        """
+        dropout = self._dropout
+        if dropout is None or dropout <= 0.0:
+            core = self._kernel()
+            if self._core_native and self._values is not None:
+                out = core.tokenize_batch(pieces)
+                for k, toks in enumerate(out):
+                    if toks is None:  # an id without a token: the missing unk_token
+                        out[k] = self.tokenize(pieces[k])
+                return out
+        return [self.tokenize(p) for p in pieces]
 
     def tokenize_ids(self, piece: str) -> list[int]:
         """Token ids of one piece, without building tokens.
@@ -360,6 +404,7 @@ class BPE(Model):
         """
         if hasattr(self, "_cache"):
             self._cache.clear()
+            self._core = None
 
     # -- serialization -----------------------------------------------------------------------
 

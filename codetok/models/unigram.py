@@ -4,7 +4,9 @@ Handles: the Viterbi best path over all vocabulary pieces found in a piece, the 
 penalty (an uncovered char scores ``min_score - 10``), fusing of consecutive unknowns,
 ``byte_fallback`` (``<0xNN>`` tokens for unknown text), n-best lists and subword
 regularization (sampling with ``alpha``, over the whole lattice or over the n-best list).
-The loops live in :mod:`codetok._reference.unigram`.
+The Viterbi loop lives in a kernel: the native ``codetok._core.UnigramCore`` or its twin
+:class:`codetok._reference.unigram.UnigramCore` (see :mod:`codetok.models._backend`);
+n-best and sampling run the loops of :mod:`codetok._reference.unigram`.
 
 Not handled here: training (see ``codetok.trainers``), normalization and the ``▁`` space
 marker (the Metaspace pre-tokenizer adds it).
@@ -14,11 +16,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from codetok._reference import unigram as _kernel
 from codetok.errors import ConfigurationError, FormatError, VocabularyError
+from codetok.models import _backend
 from codetok.models.base import Model, Token
 
 __all__ = ["Unigram"]
@@ -106,6 +109,7 @@ class Unigram(Model):
         self._rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self._cache_capacity = max(0, int(cache_capacity))
         self._cache: dict[str, tuple[list[Token], list[int]]] = {}
+        self._core: Any = None
         self._alpha: float | None = None
         self.alpha = alpha
         self.nbest_size = nbest_size
@@ -191,21 +195,59 @@ class Unigram(Model):
     def _unk(self) -> int:
         return -1 if self._unk_id is None else self._unk_id
 
-    def _viterbi(self, piece: str) -> tuple[list[Token], list[int]]:
-        hit = self._cache.get(piece)
-        if hit is not None:
-            return hit
-        try:
-            starts, ids = _kernel.viterbi(
-                piece, self._prefixes, self._scores, self._unk(), self._unk_score
+    def _kernel(self) -> Any:
+        """The Viterbi kernel of the current backend, built on first use."""
+        if self._core is None:
+            self._core, _ = _backend.kernel(
+                self,
+                "UnigramCore",
+                [p for p, _ in self._pieces],
+                self._scores,
+                unk_id=self._unk(),
+                unk_score=self._unk_score,
             )
-        except _kernel.MissingUnknown as e:
-            raise self._missing_unk(piece) from e
-        tokens = self._tokens(piece, starts, ids)
+        return self._core
+
+    def _finish(self, piece: str, path: _kernel.Path | None) -> tuple[list[Token], list[int]]:
+        """Tokens of a Viterbi path (``None``: no path), cached."""
+        if path is None:
+            raise self._missing_unk(piece)
+        tokens = self._tokens(piece, path[0], path[1])
         result = (tokens, [t.id for t in tokens])
         if len(piece) < _MAX_CACHED_LENGTH and len(self._cache) < self._cache_capacity:
             self._cache[piece] = result
         return result
+
+    def _viterbi(self, piece: str) -> tuple[list[Token], list[int]]:
+        hit = self._cache.get(piece)
+        if hit is not None:
+            return hit
+        return self._finish(piece, self._kernel().viterbi(piece))
+
+    def tokenize_many(self, pieces: Sequence[str]) -> list[list[Token]]:
+        """:meth:`tokenize` of each piece; the Viterbi paths come from one kernel call.
+
+        >>> uni = Unigram([("<unk>", 0.0), ("a", -1.0), ("aa", -1.5)], 0)
+        >>> [[t.value for t in toks] for toks in uni.tokenize_many(["aaa", "b"])]
+        [['a', 'aa'], ['b']]
+        """
+        if self._alpha is not None:
+            return [self.tokenize(p) for p in pieces]
+        out: list[list[Token]] = [[] for _ in pieces]
+        todo: list[int] = []
+        get = self._cache.get
+        for k, p in enumerate(pieces):
+            if p:
+                hit = get(p)
+                if hit is None:
+                    todo.append(k)
+                else:
+                    out[k] = list(hit[0])
+        if todo:
+            paths = self._kernel().viterbi_batch([pieces[k] for k in todo])
+            for k, path in zip(todo, paths, strict=True):
+                out[k] = list(self._finish(pieces[k], path)[0])
+        return out
 
     def tokenize(self, piece: str) -> list[Token]:
         """Split one piece into tokens: the Viterbi path, or a sample when ``alpha`` is set.
@@ -396,6 +438,7 @@ class Unigram(Model):
         >>> Unigram().clear_cache()
         """
         self._cache.clear()
+        self._core = None
 
     # -- serialization -----------------------------------------------------------------------
 

@@ -1,14 +1,18 @@
 """WordPiece: greedy longest-match-first with a continuation prefix (BERT).
 
 A piece longer than ``max_input_chars_per_word``, or one that cannot be covered by
-vocabulary entries, becomes a single unknown token spanning the whole piece.
+vocabulary entries, becomes a single unknown token spanning the whole piece. The loop lives
+in a kernel: the native ``codetok._core.WordPieceCore`` or its twin
+:class:`codetok._reference.wordpiece.WordPieceCore` (see :mod:`codetok.models._backend`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..errors import FormatError, VocabularyError
+from . import _backend
 from .base import Model, Token
 
 
@@ -40,6 +44,8 @@ class WordPiece(Model):
         self.continuing_subword_prefix = continuing_subword_prefix
         self.max_input_chars_per_word = max_input_chars_per_word
         self._cache: dict[str, list[Token]] = {}
+        self._core: Any = None
+        self._core_key: tuple[Any, ...] = ()
         self._rebuild()
 
     @classmethod
@@ -52,10 +58,31 @@ class WordPiece(Model):
     def _rebuild(self) -> None:
         self.vocab_r = {i: t for t, i in self.vocab.items()}
         self._max_len = max((len(t) for t in self.vocab), default=1)
-        self._cache.clear()
+        self.clear_cache()
 
     def clear_cache(self) -> None:
+        """Drop the per-piece cache and the kernel (after the vocabulary changes)."""
         self._cache.clear()
+        self._core = None
+
+    def _kernel(self) -> Any:
+        """The WordPiece kernel of the current backend and options, built on first use."""
+        key = (
+            self.unk_token,
+            self.continuing_subword_prefix,
+            self.max_input_chars_per_word,
+        )
+        if self._core is None or key != self._core_key:
+            self._core, _ = _backend.kernel(
+                self,
+                "WordPieceCore",
+                self.vocab,
+                Token,
+                prefix=self.continuing_subword_prefix,
+                max_input_chars_per_word=self.max_input_chars_per_word,
+            )
+            self._core_key = key
+        return self._core
 
     def _unk_token(self, piece: str) -> Token:
         uid = self.vocab.get(self.unk_token)
@@ -76,30 +103,20 @@ class WordPiece(Model):
         return out
 
     def _tokenize(self, piece: str) -> list[Token]:
-        n = len(piece)
-        if n > self.max_input_chars_per_word:
-            return [self._unk_token(piece)]
-        vocab = self.vocab
-        prefix = self.continuing_subword_prefix
-        max_len = self._max_len
-        out: list[Token] = []
-        start = 0
-        while start < n:
-            end = min(n, start + max_len)
-            found = None
-            while start < end:
-                sub = piece[start:end]
-                if start > 0:
-                    sub = prefix + sub
-                tid = vocab.get(sub)
-                if tid is not None:
-                    found = Token(tid, sub, (start, end))
-                    break
-                end -= 1
-            if found is None:
-                return [self._unk_token(piece)]
-            out.append(found)
-            start = end
+        toks = self._kernel().tokenize_batch([piece])[0]
+        return [self._unk_token(piece)] if toks is None else toks
+
+    def tokenize_many(self, pieces: Sequence[str]) -> list[list[Token]]:
+        """:meth:`tokenize` of each piece, in one kernel call.
+
+        >>> wp = WordPiece({"[UNK]": 0, "play": 1, "##ing": 2})
+        >>> [[t.value for t in toks] for toks in wp.tokenize_many(["playing", "xyz"])]
+        [['play', '##ing'], ['[UNK]']]
+        """
+        out = self._kernel().tokenize_batch(pieces)
+        for k, toks in enumerate(out):
+            if toks is None:
+                out[k] = [self._unk_token(pieces[k])]
         return out
 
     def token_to_id(self, token: str) -> int | None:

@@ -1,0 +1,210 @@
+// Shared building blocks of the native kernels: code-point strings, a string -> int hash
+// map that can be probed with an incrementally computed hash, and a pair -> merge map.
+//
+// Everything here is plain C++17 (no Python headers), so the kernels can be compiled and
+// reasoned about on their own. Text is always a sequence of Unicode code points (Python's
+// own view of a str); lone surrogates are ordinary values here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace codetok {
+
+using Cp = uint32_t;  // one Unicode code point (surrogates included)
+
+// UTF-8 length of one code point; surrogates count 3 bytes, as Python's "surrogatepass".
+inline int utf8_len(Cp c) {
+    if (c < 0x80) return 1;
+    if (c < 0x800) return 2;
+    if (c < 0x10000) return 3;
+    return 4;
+}
+
+// Append the UTF-8 bytes of ``c`` (surrogates encoded like any other BMP code point).
+inline void utf8_append(Cp c, std::vector<uint8_t>& out) {
+    if (c < 0x80) {
+        out.push_back(static_cast<uint8_t>(c));
+    } else if (c < 0x800) {
+        out.push_back(static_cast<uint8_t>(0xC0 | (c >> 6)));
+        out.push_back(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+        out.push_back(static_cast<uint8_t>(0xE0 | (c >> 12)));
+        out.push_back(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+    } else {
+        out.push_back(static_cast<uint8_t>(0xF0 | (c >> 18)));
+        out.push_back(static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F)));
+        out.push_back(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(static_cast<uint8_t>(0x80 | (c & 0x3F)));
+    }
+}
+
+// FNV-1a over code points; ``hash_step`` lets a caller extend a key one char at a time.
+constexpr uint64_t kHashSeed = 1469598103934665603ULL;
+inline uint64_t hash_step(uint64_t h, Cp c) { return (h ^ c) * 1099511628211ULL; }
+inline uint64_t hash_cps(const Cp* p, size_t n) {
+    uint64_t h = kHashSeed;
+    for (size_t i = 0; i < n; ++i) h = hash_step(h, p[i]);
+    return h;
+}
+inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+// Open-addressing map from a code-point string to (value, extra). Keys are copied into one
+// flat buffer. Lookups never allocate.
+class StrMap {
+  public:
+    struct Entry {
+        int32_t value;
+        int32_t extra;
+    };
+
+    StrMap() { rehash(16); }
+
+    size_t size() const { return count_; }
+
+    // Insert or (when ``overwrite``) replace; returns the stored entry.
+    Entry* insert(const Cp* p, size_t n, Entry e, bool overwrite) {
+        if ((count_ + 1) * 4 > slots_.size() * 3) rehash(slots_.size() * 2);
+        uint64_t h = hash_cps(p, n);
+        size_t i = mix64(h) & mask_;
+        while (slots_[i].used) {
+            Slot& s = slots_[i];
+            if (s.hash == h && same(s, p, n)) {
+                if (overwrite) s.entry = e;
+                return &s.entry;
+            }
+            i = (i + 1) & mask_;
+        }
+        if (chars_.size() + n > UINT32_MAX) throw std::length_error("vocabulary text too large");
+        Slot& s = slots_[i];
+        s.used = true;
+        s.hash = h;
+        s.off = static_cast<uint32_t>(chars_.size());
+        s.len = static_cast<uint32_t>(n);
+        s.entry = e;
+        chars_.insert(chars_.end(), p, p + n);
+        ++count_;
+        return &s.entry;
+    }
+
+    // Find with a hash the caller computed with ``hash_cps`` / ``hash_step``.
+    const Entry* find(const Cp* p, size_t n, uint64_t h) const {
+        size_t i = mix64(h) & mask_;
+        while (slots_[i].used) {
+            const Slot& s = slots_[i];
+            if (s.hash == h && same(s, p, n)) return &s.entry;
+            i = (i + 1) & mask_;
+        }
+        return nullptr;
+    }
+    const Entry* find(const Cp* p, size_t n) const { return find(p, n, hash_cps(p, n)); }
+
+  private:
+    struct Slot {
+        uint64_t hash = 0;
+        uint32_t off = 0;
+        uint32_t len = 0;
+        Entry entry{0, 0};
+        bool used = false;
+    };
+
+    bool same(const Slot& s, const Cp* p, size_t n) const {
+        if (s.len != n) return false;
+        const Cp* k = chars_.data() + s.off;
+        for (size_t j = 0; j < n; ++j)
+            if (k[j] != p[j]) return false;
+        return true;
+    }
+
+    void rehash(size_t cap) {
+        std::vector<Slot> old;
+        old.swap(slots_);
+        slots_.assign(cap, Slot{});
+        mask_ = cap - 1;
+        for (const Slot& s : old) {
+            if (!s.used) continue;
+            size_t i = mix64(s.hash) & mask_;
+            while (slots_[i].used) i = (i + 1) & mask_;
+            slots_[i] = s;
+        }
+    }
+
+    std::vector<Slot> slots_;
+    std::vector<Cp> chars_;
+    size_t mask_ = 0;
+    size_t count_ = 0;
+};
+
+// Open-addressing map from an id pair to (rank, new id): the BPE merge table.
+class PairMap {
+  public:
+    struct Merge {
+        int32_t rank;
+        int32_t new_id;
+    };
+
+    PairMap() { rehash(16); }
+
+    void insert(int32_t a, int32_t b, Merge m) {
+        if ((count_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
+        uint64_t k = key(a, b);
+        size_t i = mix64(k) & mask_;
+        while (slots_[i].used) {
+            if (slots_[i].key == k) {
+                slots_[i].merge = m;
+                return;
+            }
+            i = (i + 1) & mask_;
+        }
+        slots_[i] = Slot{k, m, true};
+        ++count_;
+    }
+
+    const Merge* find(int32_t a, int32_t b) const {
+        uint64_t k = key(a, b);
+        size_t i = mix64(k) & mask_;
+        while (slots_[i].used) {
+            if (slots_[i].key == k) return &slots_[i].merge;
+            i = (i + 1) & mask_;
+        }
+        return nullptr;
+    }
+
+  private:
+    struct Slot {
+        uint64_t key = 0;
+        Merge merge{0, 0};
+        bool used = false;
+    };
+    static uint64_t key(int32_t a, int32_t b) {
+        return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
+    }
+    void rehash(size_t cap) {
+        std::vector<Slot> old;
+        old.swap(slots_);
+        slots_.assign(cap, Slot{});
+        mask_ = cap - 1;
+        for (const Slot& s : old) {
+            if (!s.used) continue;
+            size_t i = mix64(s.key) & mask_;
+            while (slots_[i].used) i = (i + 1) & mask_;
+            slots_[i] = s;
+        }
+    }
+    std::vector<Slot> slots_;
+    size_t mask_ = 0;
+    size_t count_ = 0;
+};
+
+}  // namespace codetok

@@ -1,0 +1,433 @@
+// Python bindings of the native kernels: the private extension ``codetok._core``.
+//
+// This file only converts: Python str -> code points (with the GIL held), run the kernel on
+// flat buffers with the GIL released, then build the Python results. It holds no rules:
+// options are validated and errors are raised by the models in codetok/models/. Each class
+// has a pure-Python twin with the same interface in codetok/_reference/.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <unordered_map>
+
+#include "bpe.hpp"
+#include "unigram.hpp"
+#include "wordpiece.hpp"
+
+namespace py = pybind11;
+using codetok::Cp;
+
+namespace {
+
+// Append the code points of a Python str (any kind; lone surrogates kept) to ``out``.
+void append_cps(PyObject* o, std::vector<Cp>& out) {
+    if (!PyUnicode_Check(o)) throw py::type_error("expected str, got " + std::string(Py_TYPE(o)->tp_name));
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(o) < 0) throw py::error_already_set();
+#endif
+    const Py_ssize_t n = PyUnicode_GET_LENGTH(o);
+    const int kind = PyUnicode_KIND(o);
+    const void* data = PyUnicode_DATA(o);
+    const size_t old = out.size();
+    out.resize(old + static_cast<size_t>(n));
+    Cp* dst = out.data() + old;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const auto* p = static_cast<const Py_UCS1*>(data);
+        for (Py_ssize_t i = 0; i < n; ++i) dst[i] = p[i];
+    } else if (kind == PyUnicode_2BYTE_KIND) {
+        const auto* p = static_cast<const Py_UCS2*>(data);
+        for (Py_ssize_t i = 0; i < n; ++i) dst[i] = p[i];
+    } else {
+        const auto* p = static_cast<const Py_UCS4*>(data);
+        for (Py_ssize_t i = 0; i < n; ++i) dst[i] = p[i];
+    }
+}
+
+std::vector<Cp> cps_of(const py::handle& s) {
+    std::vector<Cp> out;
+    append_cps(s.ptr(), out);
+    return out;
+}
+
+// Many strs in one flat buffer: piece k is text[bounds[k]:bounds[k + 1]].
+struct Flat {
+    std::vector<Cp> text;
+    std::vector<size_t> bounds{0};
+    size_t size() const { return bounds.size() - 1; }
+    const Cp* at(size_t k) const { return text.data() + bounds[k]; }
+    size_t len(size_t k) const { return bounds[k + 1] - bounds[k]; }
+};
+
+Flat flatten(const py::handle& seq) {
+    py::object fast = py::reinterpret_steal<py::object>(
+        PySequence_Fast(seq.ptr(), "expected a list of str"));
+    if (!fast) throw py::error_already_set();
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
+    PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
+    Flat f;
+    f.bounds.reserve(static_cast<size_t>(n) + 1);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        append_cps(items[i], f.text);
+        f.bounds.push_back(f.text.size());
+    }
+    return f;
+}
+
+// A non-negative int that fits int32 (bools and other types are refused).
+int32_t checked_id(const py::handle& v, const char* what) {
+    if (!PyLong_Check(v.ptr()) || PyBool_Check(v.ptr()))
+        throw py::type_error(std::string(what) + " must be an int");
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+    if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+    if (overflow != 0 || x < 0 || x > INT32_MAX)
+        throw py::value_error(std::string(what) + " must lie in [0, 2**31 - 1]");
+    return static_cast<int32_t>(x);
+}
+
+py::list int_list(const int32_t* p, size_t n) {
+    py::list out(n);
+    for (size_t i = 0; i < n; ++i) PyList_SET_ITEM(out.ptr(), i, PyLong_FromLong(p[i]));
+    return out;
+}
+
+// Builds ``token_type(id, value, (start, end))`` objects (a tuple subclass such as the
+// models' ``Token``) without calling back into Python code.
+class TokenMaker {
+  public:
+    TokenMaker(const py::handle& token_type, const py::handle& values) {
+        if (!PyType_Check(token_type.ptr()) ||
+            !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(token_type.ptr()), &PyTuple_Type))
+            throw py::type_error("token_type must be a tuple subclass");
+        type_ = py::reinterpret_borrow<py::object>(token_type);
+        py::list vals = py::reinterpret_borrow<py::list>(values);  // type-checked by caller
+        values_.reserve(vals.size());
+        ids_.reserve(vals.size());
+        for (size_t i = 0; i < vals.size(); ++i) {
+            py::object v = vals[i];
+            if (!v.is_none() && !PyUnicode_Check(v.ptr())) throw py::type_error("values must be str or None");
+            values_.push_back(v);
+            ids_.push_back(py::int_(static_cast<long long>(i)));
+        }
+    }
+    // Value of ``id`` or nullptr when the id has none.
+    PyObject* value(int32_t id) const {
+        if (id < 0 || static_cast<size_t>(id) >= values_.size()) return nullptr;
+        PyObject* v = values_[static_cast<size_t>(id)].ptr();
+        return v == Py_None ? nullptr : v;
+    }
+    // A token. Equal tokens are shared (they are immutable tuples), so a repeated token
+    // costs a lookup: ``slot`` (>= 0) names the (id, value) pair, -1 disables sharing.
+    // Call with the GIL held.
+    py::object make(int32_t id, PyObject* value, int64_t start, int64_t end,
+                    int64_t slot) const {
+        const bool cacheable = slot >= 0 && slot <= INT32_MAX && start >= 0 && end >= 0 &&
+                               start < 0x10000 && end < 0x10000;
+        uint64_t key = 0;
+        if (cacheable) {
+            key = (static_cast<uint64_t>(slot) << 32) | (static_cast<uint64_t>(start) << 16) |
+                  static_cast<uint64_t>(end);
+            auto it = cache_.find(key);
+            if (it != cache_.end()) return it->second;
+        }
+        py::object tok = build(id, value, start, end);
+        if (cacheable && cache_.size() < kMaxCached) cache_.emplace(key, tok);
+        return tok;
+    }
+
+  private:
+    static constexpr size_t kMaxCached = 1 << 20;
+
+    py::object build(int32_t id, PyObject* value, int64_t start, int64_t end) const {
+        PyObject* idobj;
+        if (id >= 0 && static_cast<size_t>(id) < ids_.size()) {
+            idobj = ids_[static_cast<size_t>(id)].ptr();
+            Py_INCREF(idobj);
+        } else {
+            idobj = PyLong_FromLong(id);
+            if (!idobj) throw py::error_already_set();
+        }
+        py::object plain = py::reinterpret_steal<py::object>(PyTuple_New(3));
+        if (!plain) {
+            Py_DECREF(idobj);
+            throw py::error_already_set();
+        }
+        PyTuple_SET_ITEM(plain.ptr(), 0, idobj);
+        Py_INCREF(value);
+        PyTuple_SET_ITEM(plain.ptr(), 1, value);
+        PyObject* span = PyTuple_New(2);
+        if (!span) throw py::error_already_set();
+        PyTuple_SET_ITEM(plain.ptr(), 2, span);
+        PyObject* a = PyLong_FromLongLong(start);
+        if (!a) throw py::error_already_set();
+        PyTuple_SET_ITEM(span, 0, a);
+        PyObject* b = PyLong_FromLongLong(end);
+        if (!b) throw py::error_already_set();
+        PyTuple_SET_ITEM(span, 1, b);
+        if (type_.ptr() == reinterpret_cast<PyObject*>(&PyTuple_Type)) return plain;
+        py::tuple args = py::make_tuple(plain);
+        PyObject* tok = PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(type_.ptr()),
+                                            args.ptr(), nullptr);
+        if (!tok) throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(tok);
+    }
+
+    py::object type_;
+    std::vector<py::object> values_;
+    std::vector<py::object> ids_;
+    mutable std::unordered_map<uint64_t, py::object> cache_;
+};
+
+// ------------------------------------------------------------------------------- BPE
+class BpeCore {
+  public:
+    BpeCore(const py::dict& vocab, const py::list& merges, const py::list& values,
+            const py::handle& token_type, const py::str& prefix, const py::str& suffix,
+            long long unk_id, bool fuse_unk, bool byte_fallback, bool ignore_merges)
+        : tokens_(token_type, values) {
+        if (unk_id < INT32_MIN || unk_id > INT32_MAX) throw py::value_error("unk_id out of range");
+        codetok::BpeOptions o;
+        o.prefix = cps_of(prefix);
+        o.suffix = cps_of(suffix);
+        o.unk_id = static_cast<int32_t>(unk_id);
+        o.fuse_unk = fuse_unk;
+        o.byte_fallback = byte_fallback;
+        o.ignore_merges = ignore_merges;
+        kernel_ = std::make_unique<codetok::BpeKernel>(std::move(o));
+        std::vector<Cp> buf;
+        for (auto item : vocab) {
+            buf.clear();
+            append_cps(item.first.ptr(), buf);
+            kernel_->add_token(buf.data(), buf.size(), checked_id(item.second, "token id"));
+        }
+        for (auto m : merges) {
+            py::object t = py::reinterpret_steal<py::object>(
+                PySequence_Fast(m.ptr(), "a merge is (left id, right id, rank, new id)"));
+            if (!t) throw py::error_already_set();
+            if (PySequence_Fast_GET_SIZE(t.ptr()) != 4)
+                throw py::value_error("a merge is (left id, right id, rank, new id)");
+            PyObject** it = PySequence_Fast_ITEMS(t.ptr());
+            kernel_->add_merge(checked_id(it[0], "merge id"), checked_id(it[1], "merge id"),
+                               checked_id(it[2], "merge rank"), checked_id(it[3], "merge id"));
+        }
+    }
+
+    py::tuple encode(const py::str& piece) const {
+        std::vector<Cp> cps = cps_of(piece);
+        codetok::BpeOutput out;
+        {
+            py::gil_scoped_release nogil;
+            kernel_->encode(cps.data(), cps.size(), out);
+        }
+        py::list spans(out.ids.size());
+        for (size_t i = 0; i < out.ids.size(); ++i)
+            PyList_SET_ITEM(spans.ptr(), i,
+                            py::make_tuple(out.spans[2 * i], out.spans[2 * i + 1]).release().ptr());
+        return py::make_tuple(int_list(out.ids.data(), out.ids.size()), spans);
+    }
+
+    py::list encode_batch(const py::handle& pieces) const {
+        Flat f = flatten(pieces);
+        std::vector<codetok::BpeOutput> outs(f.size());
+        {
+            py::gil_scoped_release nogil;
+            for (size_t k = 0; k < f.size(); ++k) kernel_->encode(f.at(k), f.len(k), outs[k]);
+        }
+        py::list result(f.size());
+        for (size_t k = 0; k < f.size(); ++k)
+            PyList_SET_ITEM(result.ptr(), k,
+                            int_list(outs[k].ids.data(), outs[k].ids.size()).release().ptr());
+        return result;
+    }
+
+    py::list tokenize_batch(const py::handle& pieces) const {
+        Flat f = flatten(pieces);
+        codetok::BpeOutput out;
+        std::vector<size_t> counts(f.size());
+        {
+            py::gil_scoped_release nogil;
+            out.ids.reserve(f.text.size());
+            out.spans.reserve(f.text.size() * 2);
+            for (size_t k = 0; k < f.size(); ++k) {
+                const size_t before = out.ids.size();
+                kernel_->encode(f.at(k), f.len(k), out);
+                counts[k] = out.ids.size() - before;
+            }
+        }
+        py::list result(f.size());
+        size_t t = 0;
+        for (size_t k = 0; k < f.size(); ++k) {
+            const size_t c = counts[k];
+            bool ok = true;
+            for (size_t j = t; j < t + c; ++j)
+                if (tokens_.value(out.ids[j]) == nullptr) ok = false;
+            if (!ok) {
+                Py_INCREF(Py_None);
+                PyList_SET_ITEM(result.ptr(), k, Py_None);
+                t += c;
+                continue;
+            }
+            py::list toks(c);
+            for (size_t j = 0; j < c; ++j, ++t) {
+                const int32_t id = out.ids[t];
+                PyList_SET_ITEM(toks.ptr(), j,
+                                tokens_.make(id, tokens_.value(id), out.spans[2 * t],
+                                             out.spans[2 * t + 1], id).release().ptr());
+            }
+            PyList_SET_ITEM(result.ptr(), k, toks.release().ptr());
+        }
+        return result;
+    }
+
+  private:
+    TokenMaker tokens_;
+    std::unique_ptr<codetok::BpeKernel> kernel_;
+};
+
+// ------------------------------------------------------------------------- WordPiece
+class WordPieceCore {
+  public:
+    WordPieceCore(const py::dict& vocab, const py::handle& token_type, const py::str& prefix,
+                  long long max_input_chars_per_word)
+        : tokens_(token_type, py::list()),
+          kernel_(std::make_unique<codetok::WordPieceKernel>(cps_of(prefix),
+                                                             max_input_chars_per_word)) {
+        std::vector<Cp> buf;
+        for (auto item : vocab) {
+            buf.clear();
+            append_cps(item.first.ptr(), buf);
+            const int32_t key = static_cast<int32_t>(keys_.size());
+            keys_.push_back(py::reinterpret_borrow<py::object>(item.first));
+            kernel_->add_token(buf.data(), buf.size(), checked_id(item.second, "token id"), key);
+        }
+    }
+
+    py::list tokenize_batch(const py::handle& pieces) const {
+        Flat f = flatten(pieces);
+        std::vector<int32_t> ids, keys;
+        std::vector<int64_t> spans;
+        std::vector<int64_t> counts(f.size());  // -1: the piece is unknown
+        {
+            py::gil_scoped_release nogil;
+            for (size_t k = 0; k < f.size(); ++k) {
+                const size_t before = ids.size();
+                const bool ok = kernel_->encode(f.at(k), f.len(k), ids, keys, spans);
+                counts[k] = ok ? static_cast<int64_t>(ids.size() - before) : -1;
+            }
+        }
+        py::list result(f.size());
+        size_t t = 0;
+        for (size_t k = 0; k < f.size(); ++k) {
+            if (counts[k] < 0) {
+                Py_INCREF(Py_None);
+                PyList_SET_ITEM(result.ptr(), k, Py_None);
+                continue;
+            }
+            const size_t c = static_cast<size_t>(counts[k]);
+            py::list toks(c);
+            for (size_t j = 0; j < c; ++j, ++t)
+                PyList_SET_ITEM(toks.ptr(), j,
+                                tokens_.make(ids[t], keys_[static_cast<size_t>(keys[t])].ptr(),
+                                             spans[2 * t], spans[2 * t + 1], keys[t])
+                                    .release()
+                                    .ptr());
+            PyList_SET_ITEM(result.ptr(), k, toks.release().ptr());
+        }
+        return result;
+    }
+
+  private:
+    TokenMaker tokens_;
+    std::unique_ptr<codetok::WordPieceKernel> kernel_;
+    std::vector<py::object> keys_;
+};
+
+// --------------------------------------------------------------------------- Unigram
+class UnigramCore {
+  public:
+    UnigramCore(const py::list& pieces, const py::list& scores, long long unk_id,
+                double unk_score) {
+        if (pieces.size() != scores.size()) throw py::value_error("pieces and scores differ in length");
+        if (pieces.size() > static_cast<size_t>(INT32_MAX)) throw py::value_error("too many pieces");
+        if (unk_id < -1 || unk_id >= static_cast<long long>(pieces.size()))
+            throw py::value_error("unk_id must be -1 or an index into pieces");
+        kernel_ = std::make_unique<codetok::UnigramKernel>(static_cast<int32_t>(unk_id), unk_score);
+        std::vector<Cp> buf;
+        for (size_t i = 0; i < pieces.size(); ++i) {
+            buf.clear();
+            append_cps(pieces[i].ptr(), buf);
+            PyObject* score = PyList_GET_ITEM(scores.ptr(), static_cast<Py_ssize_t>(i));
+            if (!PyFloat_Check(score) && !PyLong_Check(score))
+                throw py::type_error("scores must be floats");
+            const double value = PyFloat_AsDouble(score);
+            if (value == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+            kernel_->add_piece(buf.data(), buf.size(), static_cast<int32_t>(i), value);
+        }
+    }
+
+    py::object viterbi(const py::str& piece) const {
+        py::list one;
+        one.append(piece);
+        return viterbi_batch(one)[0];
+    }
+
+    py::list viterbi_batch(const py::handle& pieces) const {
+        Flat f = flatten(pieces);
+        std::vector<int64_t> starts;
+        std::vector<int32_t> ids;
+        std::vector<int64_t> counts(f.size());  // -1: an unknown node is needed, none exists
+        {
+            py::gil_scoped_release nogil;
+            for (size_t k = 0; k < f.size(); ++k) {
+                const size_t before = ids.size();
+                const bool ok = kernel_->viterbi(f.at(k), f.len(k), starts, ids);
+                counts[k] = ok ? static_cast<int64_t>(ids.size() - before) : -1;
+            }
+        }
+        py::list result(f.size());
+        size_t t = 0;
+        for (size_t k = 0; k < f.size(); ++k) {
+            if (counts[k] < 0) {
+                Py_INCREF(Py_None);
+                PyList_SET_ITEM(result.ptr(), k, Py_None);
+                continue;
+            }
+            const size_t c = static_cast<size_t>(counts[k]);
+            py::list st(c);
+            for (size_t j = 0; j < c; ++j)
+                PyList_SET_ITEM(st.ptr(), j, PyLong_FromLongLong(starts[t + j]));
+            py::list id = int_list(ids.data() + t, c);
+            t += c;
+            PyList_SET_ITEM(result.ptr(), k, py::make_tuple(st, id).release().ptr());
+        }
+        return result;
+    }
+
+  private:
+    std::unique_ptr<codetok::UnigramKernel> kernel_;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "codetok native kernels (private; see codetok/_reference for the readable twins)";
+    py::class_<BpeCore>(m, "BpeCore")
+        .def(py::init<const py::dict&, const py::list&, const py::list&, const py::handle&,
+                      const py::str&, const py::str&, long long, bool, bool, bool>(),
+             py::arg("vocab"), py::arg("merges"), py::arg("values"), py::arg("token_type"),
+             py::kw_only(), py::arg("prefix"), py::arg("suffix"), py::arg("unk_id"),
+             py::arg("fuse_unk"), py::arg("byte_fallback"), py::arg("ignore_merges"))
+        .def("encode", &BpeCore::encode, py::arg("piece"))
+        .def("encode_batch", &BpeCore::encode_batch, py::arg("pieces"))
+        .def("tokenize_batch", &BpeCore::tokenize_batch, py::arg("pieces"));
+    py::class_<WordPieceCore>(m, "WordPieceCore")
+        .def(py::init<const py::dict&, const py::handle&, const py::str&, long long>(),
+             py::arg("vocab"), py::arg("token_type"), py::kw_only(), py::arg("prefix"),
+             py::arg("max_input_chars_per_word"))
+        .def("tokenize_batch", &WordPieceCore::tokenize_batch, py::arg("pieces"));
+    py::class_<UnigramCore>(m, "UnigramCore")
+        .def(py::init<const py::list&, const py::list&, long long, double>(), py::arg("pieces"),
+             py::arg("scores"), py::kw_only(), py::arg("unk_id"), py::arg("unk_score"))
+        .def("viterbi", &UnigramCore::viterbi, py::arg("piece"))
+        .def("viterbi_batch", &UnigramCore::viterbi_batch, py::arg("pieces"));
+}
