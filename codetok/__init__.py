@@ -15,12 +15,17 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    # The code front end loads tree-sitter and its grammars: import it on first use.
+    # The code front end (tree-sitter and its grammars) and the trainers load on first use.
     if name in ("CodeTokenizer", "CodeEncoding"):
         from . import code
 
         return getattr(code, name)
+    if name in ("train_bpe", "train_wordpiece", "train_unigram"):
+        from .trainers import api
+
+        return getattr(api, name)
     raise AttributeError(f"module 'codetok' has no attribute {name!r}")
+
 
 __all__ = [
     "AddedToken",
@@ -31,5 +36,8 @@ __all__ = [
     "Encoding",
     "Tokenizer",
     "from_pretrained",
+    "train_bpe",
+    "train_unigram",
+    "train_wordpiece",
     "__version__",
 ]

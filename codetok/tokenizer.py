@@ -838,6 +838,25 @@ class Tokenizer:
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.to_str(pretty, settings))
 
+    def train(self, files: Any, trainer: Any, /, *, num_workers: int = 1) -> Tokenizer:
+        """Train this tokenizer's model on files or folders (see :mod:`codetok.trainers`).
+
+        The files are streamed line by line through this tokenizer's normalizer and
+        pre-tokenizer; the trained model replaces :attr:`model` and the trainer's special
+        tokens are added. Returns ``self``.
+        """
+        from .trainers.api import train
+
+        return train(self, files, trainer, num_workers=num_workers)
+
+    def train_from_iterator(
+        self, iterator: Any, trainer: Any, /, *, num_workers: int = 1, length: int | None = None
+    ) -> Tokenizer:
+        """Train this tokenizer's model on an iterator of strings; returns ``self``."""
+        from .trainers.api import train_from_iterator
+
+        return train_from_iterator(self, iterator, trainer, num_workers=num_workers, length=length)
+
     def save_pretrained(self, folder: str | os.PathLike[str]) -> list[str]:
         """Write the folder ``transformers`` expects (tokenizer.json, tokenizer_config.json, ...).
 
