@@ -976,22 +976,9 @@ class Tokenizer:
             NotFoundError: the file does not exist.
             FormatError: the file is not a valid tokenizer.json.
         """
-        from .errors import NotFoundError
+        from ._files import read_text_file
 
-        p = os.fspath(path)
-        try:
-            with open(p, "rb") as f:
-                raw = f.read()
-        except FileNotFoundError as e:
-            raise NotFoundError(f"{p}: no such file (looked for a tokenizer.json there)") from e
-        except IsADirectoryError as e:
-            raise NotFoundError(f"{p}: is a directory; pass the path of its tokenizer.json") from e
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise FormatError(
-                f"not UTF-8 text (byte {e.start}); a tokenizer.json is UTF-8 JSON", path=p
-            ) from e
+        p, text = read_text_file(path, "tokenizer.json")
         return cls.from_str(text, path=p)
 
 

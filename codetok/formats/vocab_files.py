@@ -25,8 +25,9 @@ import json
 import os
 from typing import Any
 
+from .._files import read_text_file
 from ..added_tokens import AddedToken
-from ..errors import FormatError, NotFoundError
+from ..errors import FormatError
 from ..normalizers import RUST_WHITESPACE
 
 __all__ = [
@@ -53,24 +54,6 @@ SPECIAL_TOKEN_KEYS = (
 )
 
 _WS = "".join(sorted(RUST_WHITESPACE))
-
-
-def _read_text(path: str | os.PathLike[str], what: str) -> tuple[str, str]:
-    p = os.fspath(path)
-    try:
-        with open(p, "rb") as f:
-            raw = f.read()
-    except FileNotFoundError as e:
-        raise NotFoundError(f"{p}: no such file (looked for the {what} there)") from e
-    except IsADirectoryError as e:
-        raise NotFoundError(f"{p}: is a directory; pass the path of the {what}") from e
-    try:
-        return p, raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = raw[: e.start].count(b"\n") + 1
-        raise FormatError(
-            f"not UTF-8 text (byte {e.start}); a {what} is UTF-8", path=p, where=f"line {line}"
-        ) from e
 
 
 def _lines(text: str) -> list[str]:
@@ -100,7 +83,7 @@ def read_vocab_txt(path: str | os.PathLike[str]) -> dict[str, int]:
     >>> read_vocab_txt(p)
     {'[PAD]': 0, '[UNK]': 1, 'hello': 2, '##s': 3}
     """
-    _, text = _read_text(path, "vocab.txt")
+    _, text = read_text_file(path, "vocab.txt")
     return {line.rstrip(_WS): i for i, line in enumerate(_lines(text))}
 
 
@@ -158,7 +141,7 @@ def read_json_object(path: str | os.PathLike[str], what: str = "JSON file") -> d
     >>> read_json_object(p)
     {'a': 1}
     """
-    p, text = _read_text(path, what)
+    p, text = read_text_file(path, what)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -220,7 +203,7 @@ def read_merges_txt(path: str | os.PathLike[str]) -> list[tuple[str, str]]:
     >>> read_merges_txt(p)
     [('Ġ', 't'), ('h', 'e')]
     """
-    p, text = _read_text(path, "merges.txt")
+    p, text = read_text_file(path, "merges.txt")
     out: list[tuple[str, str]] = []
     for lineno, line in enumerate(_lines(text), 1):
         if line.startswith("#version"):
