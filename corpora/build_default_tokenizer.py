@@ -13,7 +13,7 @@ Steps:
 Usage::
 
     python corpora/build_default_tokenizer.py [--corpus DIR] [--work DIR]
-        [--train-mb 1.5] [--vocab-size 16000] [--out codetok/data/default_code_tokenizer.json]
+        [--train-mb 4] [--vocab-size 24000] [--out codetok/data/default_code_tokenizer.json]
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, help="an existing fetch_code.py output folder")
     parser.add_argument("--work", type=Path, default=Path("build/code-corpus"))
-    parser.add_argument("--train-mb", type=float, default=1.5, help="per language")
-    parser.add_argument("--vocab-size", type=int, default=16000)
+    parser.add_argument("--train-mb", type=float, default=4.0, help="per language")
+    parser.add_argument("--vocab-size", type=int, default=24000)
     parser.add_argument(
         "--out", type=Path, default=ROOT / "codetok" / "data" / "default_code_tokenizer.json"
     )

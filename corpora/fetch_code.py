@@ -4,12 +4,17 @@ Everything comes through the package registries, so the corpus can be rebuilt on
 machine with PyPI and Debian access (``apt-get download`` needs ``apt-get update`` first):
 
 * **python**: the standard library of the running interpreter (PSF License).
-* **java**: ``src.zip`` of Debian's ``openjdk-17-source`` (GPL-2.0 with Classpath exception).
+* **java**: the upstream sources of the Debian source packages ``guava-libraries``,
+  ``jackson-databind``, ``jackson-core`` and ``commons-io`` (all Apache-2.0); with
+  ``--openjdk``, first ``src.zip`` of ``openjdk-17-source`` (GPL-2.0 with Classpath
+  exception, so not used for the shipped default vocabulary).
 * **csharp**: the ``pythonnet``, ``z3-solver`` and ``clr-loader`` sdists from PyPI (MIT),
   fetched with ``pip download``; then the upstream sources of the Debian source packages
-  ``newtonsoft-json`` (MIT) and ``nunit`` (the NUnit license, zlib-style), fetched with
-  ``apt-get source --download-only`` through a private apt configuration under the
-  temporary folder (a ``deb-src`` entry; the machine's own apt setup is left alone).
+  ``newtonsoft-json`` (MIT) and ``nunit`` (the NUnit license, zlib-style).
+
+Debian source packages are fetched with ``apt-get source --download-only`` through a
+private apt configuration under the temporary folder (a ``deb-src`` entry), so the
+machine's own apt setup is left alone.
 * **javascript**: unminified ``.js`` files of Debian ``node-*`` / ``libjs-*`` packages
   (licenses read from each package's ``debian/copyright``).
 
@@ -19,7 +24,7 @@ package, the language, version, license, origin, file count and bytes.
 Usage::
 
     python corpora/fetch_code.py OUT [--languages python java csharp javascript]
-                                     [--max-mb 8] [--js-package NAME ...]
+                                     [--max-mb 8] [--js-package NAME ...] [--openjdk]
 """
 
 from __future__ import annotations
@@ -199,6 +204,13 @@ def fetch_csharp(out: Path, budget: Budget, tmp: Path) -> list[dict]:
 
 #: Debian source packages with C# sources: (package, license of the upstream code)
 CSHARP_DEBIAN_SOURCES = [("newtonsoft-json", "MIT"), ("nunit", "NUnit license (zlib-style)")]
+#: Debian source packages with Java sources, all Apache-2.0 (the default Java corpus)
+JAVA_DEBIAN_SOURCES = [
+    ("guava-libraries", "Apache-2.0"),
+    ("jackson-databind", "Apache-2.0"),
+    ("jackson-core", "Apache-2.0"),
+    ("commons-io", "Apache-2.0"),
+]
 
 _DEB_SRC = """Types: deb-src
 URIs: http://deb.debian.org/debian
@@ -227,10 +239,17 @@ def _apt_source_options(tmp: Path) -> list[str]:
     return opts
 
 
-def fetch_csharp_debian(out: Path, budget: Budget, tmp: Path) -> list[dict]:
-    """C# files from the upstream tarballs of Debian source packages."""
+def fetch_debian_sources(
+    out: Path,
+    budget: Budget,
+    tmp: Path,
+    language: str,
+    packages: list[tuple[str, str]],
+    suffix: str,
+) -> list[dict]:
+    """``suffix`` files from the upstream tarballs of Debian source packages."""
     entries = []
-    for package, lic in CSHARP_DEBIAN_SOURCES:
+    for package, lic in packages:
         if budget.full():
             break
         dest = tmp / f"src-{package}"
@@ -249,19 +268,19 @@ def fetch_csharp_debian(out: Path, budget: Budget, tmp: Path) -> list[dict]:
         files = total = 0
         with tarfile.open(origs[-1]) as tar:
             for member in sorted(tar.getmembers(), key=lambda m: m.name):
-                if not member.isfile() or not member.name.endswith(".cs") or budget.full():
+                if not member.isfile() or not member.name.endswith(suffix) or budget.full():
                     continue
                 data = tar.extractfile(member)
                 if data is None:
                     continue
-                dst = out / "csharp" / package / member.name.split("/", 1)[-1]
+                dst = out / language / package / member.name.split("/", 1)[-1]
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 dst.write_bytes(data.read())
                 budget.used += dst.stat().st_size
                 total += dst.stat().st_size
                 files += 1
         entries.append(
-            _entry("csharp", package, version, lic, "Debian source package", files, total)
+            _entry(language, package, version, lic, "Debian source package", files, total)
         )
     return entries
 
@@ -326,6 +345,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--max-mb", type=float, default=8.0, help="per language")
     parser.add_argument("--js-package", action="append", help="Debian package (repeatable)")
+    parser.add_argument(
+        "--openjdk",
+        action="store_true",
+        help="take Java from OpenJDK 17 first (GPL-2.0 with Classpath exception; not permissive)",
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     manifest: list[dict] = []
@@ -337,10 +361,16 @@ def main(argv: list[str] | None = None) -> int:
                 if lang == "python":
                     manifest += fetch_python(args.out, budget)
                 elif lang == "java":
-                    manifest += fetch_java(args.out, budget, tmp)
+                    if args.openjdk:
+                        manifest += fetch_java(args.out, budget, tmp)
+                    manifest += fetch_debian_sources(
+                        args.out, budget, tmp, "java", JAVA_DEBIAN_SOURCES, ".java"
+                    )
                 elif lang == "csharp":
                     manifest += fetch_csharp(args.out, budget, tmp)
-                    manifest += fetch_csharp_debian(args.out, budget, tmp)
+                    manifest += fetch_debian_sources(
+                        args.out, budget, tmp, "csharp", CSHARP_DEBIAN_SOURCES, ".cs"
+                    )
                 elif lang == "javascript":
                     manifest += fetch_javascript(
                         args.out, budget, tmp, args.js_package or JS_PACKAGES
