@@ -21,10 +21,7 @@ LAZY = [
 
 
 def test_import_codetok_does_not_import_optional_modules():
-    code = (
-        "import sys, codetok\n"
-        f"print([m for m in {LAZY!r} if m in sys.modules])\n"
-    )
+    code = f"import sys, codetok\nprint([m for m in {LAZY!r} if m in sys.modules])\n"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
