@@ -28,6 +28,9 @@ class BpeCore:
     def encode(self, piece: str) -> tuple[list[int], list[tuple[int, int]]]: ...
     def encode_batch(self, pieces: Sequence[str]) -> list[list[int]]: ...
     def tokenize_batch(self, pieces: Sequence[str]) -> list[list[Any] | None]: ...
+    def encode_offsets(
+        self, pieces: Sequence[str], anchors: Sequence[Any], word_start: int, word_step: int
+    ) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]] | None: ...
 
 class WordPieceCore:
     """Greedy longest-match WordPiece of one model."""
@@ -41,6 +44,15 @@ class WordPieceCore:
         max_input_chars_per_word: int,
     ) -> None: ...
     def tokenize_batch(self, pieces: Sequence[str]) -> list[list[Any] | None]: ...
+    def encode_offsets(
+        self,
+        pieces: Sequence[str],
+        anchors: Sequence[Any],
+        word_start: int,
+        word_step: int,
+        unk_id: int,
+        unk_token: str,
+    ) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]] | None: ...
 
 class UnigramCore:
     """Unigram Viterbi best path of one model."""

@@ -366,8 +366,9 @@ class BatchEncoding(UserDict):
     >>> from codetok import Tokenizer
     >>> from codetok.models import WordLevel
     >>> from codetok.pre_tokenizers import WhitespaceSplit
-    >>> tok = Tokenizer(WordLevel({"a": 0, "b": 1, "<unk>": 2}, "<unk>"))
+    >>> tok = Tokenizer(WordLevel({"a": 0, "b": 1, "<unk>": 2, "<pad>": 3}, "<unk>"))
     >>> tok.pre_tokenizer = WhitespaceSplit()
+    >>> tok.special_tokens_map["pad_token"] = "<pad>"
     >>> tok(["a b", "b"], padding=True, return_tensors="np")["attention_mask"].tolist()
     [[1, 1], [1, 0]]
     """

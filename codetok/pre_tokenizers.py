@@ -12,11 +12,14 @@ consecutive matches become one piece). Empty pieces are always dropped.
 
 from __future__ import annotations
 
+import codecs
+import operator
+from itertools import accumulate, compress
 from typing import Any
 
 import regex
 
-from ._bytes import LATIN1_TO_BYTECHAR, bytes_to_unicode
+from ._bytes import BYTE_TO_CHAR, LATIN1_TO_BYTECHAR, bytes_to_unicode
 from ._regex import compile_onig, compile_pattern
 from ._serde import Component, build, pattern_from_any
 from .errors import ConfigurationError
@@ -39,6 +42,9 @@ __all__ = [
     "GPT2_PATTERN",
     "split_spans",
 ]
+
+#: Where a piece sits in the caller's text (see :meth:`PreTokenizer.split_many`).
+Anchor = int | NormalizedString
 
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
@@ -130,6 +136,33 @@ def _cut(ns: NormalizedString, spans: list[Span]) -> list[NormalizedString]:
     return [ns.slice(s, e) for s, e in spans]
 
 
+def _tiling(pattern: regex.Pattern[str], text: str) -> list[str] | None:
+    """The matches of ``pattern`` when they tile ``text`` exactly (no gaps, none empty).
+
+    Then the matches are the ``isolated`` pieces and their positions follow from their
+    lengths, so one C-level ``findall`` does all the work. ``None`` otherwise.
+    """
+    if pattern.groups:
+        return None
+    pieces = pattern.findall(text)
+    if sum(map(len, pieces)) != len(text) or "" in pieces:
+        return None
+    return pieces
+
+
+def _starts(pieces: list[str], base: int) -> list[int]:
+    """Original start of each piece of a tiling that starts at ``base``."""
+    return list(accumulate(map(len, pieces[:-1]), initial=base))
+
+
+def _span_pieces(
+    text: str, base: int, spans: list[Span], out_texts: list[str], out_anchors: list[Anchor]
+) -> None:
+    """Append the pieces ``text[s:e]`` (identity alignment from ``base``) of ``spans``."""
+    out_texts.extend([text[s:e] for s, e in spans])
+    out_anchors.extend([base + s for s, _ in spans])
+
+
 def _char_matches(text: str, pattern: regex.Pattern[str]) -> list[Span]:
     """Spans of the single characters ``pattern`` matches (one C-level pass)."""
     return [m.span() for m in pattern.finditer(text)]
@@ -144,6 +177,11 @@ _PUNCT = "!-/:-@\\[-`{-~\\p{P}"
 _PUNCT_RE = regex.compile(f"[{_PUNCT}]")
 _BERT_RE = regex.compile(f"[^{_WS}{_PUNCT}]+|[{_PUNCT}]")
 _NUMERIC_RE = regex.compile(r"\p{N}")
+# Tilings for split_many: the pieces plus the whitespace runs between them.
+_WS_TILES_RE = regex.compile(f"[{_WS}]+|[^{_WS}]+")
+_BERT_TILES_RE = regex.compile(f"[{_WS}]+|[^{_WS}{_PUNCT}]+|[{_PUNCT}]")
+# The only characters str.isspace() accepts that are not White_Space.
+_ISSPACE_ONLY_RE = regex.compile("[\x1c-\x1f]")
 
 
 class PreTokenizer(Component):
@@ -151,6 +189,25 @@ class PreTokenizer(Component):
 
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
         raise NotImplementedError
+
+    def split_many(self, texts: list[str], anchors: list[Anchor]) -> tuple[list[str], list[Anchor]]:
+        """:meth:`split` of many pieces, as parallel lists ``(texts, anchors)``.
+
+        An anchor places its piece in the caller's text: an ``int`` is the original
+        position of the piece's first character under the identity alignment, otherwise
+        it is the piece's :class:`~codetok.offsets.NormalizedString` (``.text`` equal to
+        the piece). Pre-tokenizers on the hot path override this to cut whole strings with
+        one regex pass and no per-piece objects; this default goes through :meth:`split`.
+        """
+        out_texts: list[str] = []
+        out_anchors: list[Anchor] = []
+        add_text, add_anchor = out_texts.append, out_anchors.append
+        for text, anchor in zip(texts, anchors):
+            ns = NormalizedString(text, anchor) if type(anchor) is int else anchor
+            for p in self.split(ns):
+                add_text(p.text)
+                add_anchor(p.base if p.align is None else p)
+        return out_texts, out_anchors
 
     def pre_tokenize_str(self, text: str) -> list[tuple[str, Span]]:
         """Pieces of ``text`` with their offsets (as HF's ``pre_tokenize_str``).
@@ -176,6 +233,29 @@ class _RegexSplit(PreTokenizer):
             return []
         matches = [m.span() for m in self._regex.finditer(text)]
         return _cut(ns, split_spans(len(text), matches, self._behavior, self._invert))
+
+    def split_many(self, texts: list[str], anchors: list[Anchor]) -> tuple[list[str], list[Anchor]]:
+        """:meth:`split` of many pieces; identity-aligned ones are cut as whole strings."""
+        out_texts: list[str] = []
+        out_anchors: list[Anchor] = []
+        isolated = self._behavior == "isolated" and not self._invert
+        for text, anchor in zip(texts, anchors):
+            if type(anchor) is not int:
+                t, a = PreTokenizer.split_many(self, [text], [anchor])
+                out_texts.extend(t)
+                out_anchors.extend(a)
+                continue
+            if not text:
+                continue
+            pieces = _tiling(self._regex, text) if isolated else None
+            if pieces is not None:
+                out_texts.extend(pieces)
+                out_anchors.extend(_starts(pieces, anchor))
+                continue
+            matches = [m.span() for m in self._regex.finditer(text)]
+            spans = split_spans(len(text), matches, self._behavior, self._invert)
+            _span_pieces(text, anchor, spans, out_texts, out_anchors)
+        return out_texts, out_anchors
 
 
 _GPT2_RE = compile_onig(GPT2_PATTERN)
@@ -216,6 +296,72 @@ class ByteLevel(PreTokenizer):
             _to_bytes(p)
         return pieces
 
+    def split_many(self, texts: list[str], anchors: list[Anchor]) -> tuple[list[str], list[Anchor]]:
+        """:meth:`split` of many pieces without per-piece objects where possible.
+
+        An identity-aligned piece that needs no prefix space is cut with one ``findall``
+        (the GPT-2 regex tiles any text) and, when ASCII, mapped to the byte alphabet with
+        one ``translate`` of the whole string: each ASCII char is one byte, so the byte
+        pieces keep the identity alignment. Non-ASCII sub-pieces take :func:`_to_bytes`.
+        """
+        out_texts: list[str] = []
+        out_anchors: list[Anchor] = []
+        for text, anchor in zip(texts, anchors):
+            if not text:
+                continue
+            pieces: list[str] | None = [text]
+            if type(anchor) is not int or (self.add_prefix_space and text[0] != " "):
+                pieces = None
+            elif self.use_regex:
+                pieces = _tiling(_GPT2_RE, text)
+            if pieces is None:
+                t, a = PreTokenizer.split_many(self, [text], [anchor])
+                out_texts.extend(t)
+                out_anchors.extend(a)
+                continue
+            starts = _starts(pieces, anchor)
+            if text.isascii():
+                mapped = _bytechars(text.encode("ascii"))
+                if len(pieces) == 1:
+                    out_texts.append(mapped)
+                else:
+                    rel = [s - anchor for s in starts]
+                    out_texts.extend(map(mapped.__getitem__, map(slice, rel, rel[1:] + [None])))
+                out_anchors.extend(starts)
+                continue
+            try:
+                nbytes = list(map(len, map(str.encode, pieces)))
+            except UnicodeEncodeError:  # lone surrogates: piece by piece
+                nbytes = None
+            if nbytes is None:
+                for p, start in zip(pieces, starts):
+                    ns = NormalizedString(p, start)
+                    _to_bytes(ns)
+                    out_texts.append(ns.text)
+                    out_anchors.append(ns.base if ns.align is None else ns)
+                continue
+            # One byte-alphabet string for the whole text, cut at the pieces' byte bounds.
+            mapped = _bytechars(text.encode("utf-8"))
+            bounds = list(accumulate(nbytes, initial=0))
+            out_texts.extend(map(mapped.__getitem__, map(slice, bounds, bounds[1:])))
+            # A piece with more bytes than chars is not identity-aligned: it gets its own
+            # NormalizedString (the alignment of each byte to its char).
+            anchored: list[Anchor] = list(starts)
+            for i in compress(range(len(pieces)), map(operator.ne, nbytes, map(len, pieces))):
+                ns = NormalizedString(pieces[i], starts[i])
+                _to_bytes(ns)
+                anchored[i] = ns
+            out_anchors.extend(anchored)
+        return out_texts, out_anchors
+
+
+_BYTE_TABLE = "".join(BYTE_TO_CHAR)
+
+
+def _bytechars(data: bytes) -> str:
+    """Bytes to the byte-level alphabet, one char per byte (a C-level charmap decode)."""
+    return codecs.charmap_decode(data, "strict", _BYTE_TABLE)[0]
+
 
 def _to_bytes(ns: NormalizedString) -> None:
     text = ns.text
@@ -250,6 +396,9 @@ class WhitespaceSplit(PreTokenizer):
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
         return _cut(ns, [m.span() for m in _NON_WS_RUN_RE.finditer(ns.text)])
 
+    def split_many(self, texts: list[str], anchors: list[Anchor]) -> tuple[list[str], list[Anchor]]:
+        return _split_many_on(_WS_TILES_RE, _NON_WS_RUN_RE, self, texts, anchors)
+
 
 class BertPreTokenizer(PreTokenizer):
     """BERT: split on whitespace (dropped) and on each punctuation char (kept alone)."""
@@ -258,6 +407,43 @@ class BertPreTokenizer(PreTokenizer):
 
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
         return _cut(ns, [m.span() for m in _BERT_RE.finditer(ns.text)])
+
+    def split_many(self, texts: list[str], anchors: list[Anchor]) -> tuple[list[str], list[Anchor]]:
+        return _split_many_on(_BERT_TILES_RE, _BERT_RE, self, texts, anchors)
+
+
+def _split_many_on(
+    tiles: regex.Pattern[str],
+    pattern: regex.Pattern[str],
+    pre: PreTokenizer,
+    texts: list[str],
+    anchors: list[Anchor],
+) -> tuple[list[str], list[Anchor]]:
+    """``split_many`` of a pre-tokenizer that keeps the matches of ``pattern``, drops whitespace.
+
+    ``tiles`` is ``pattern`` plus whitespace runs: its matches tile any text, so a
+    C-level ``findall`` and the running sum of lengths give every piece and position;
+    the whitespace tiles are dropped with ``str.isspace``. That agrees with the
+    ``White_Space`` class used here except on U+001C..U+001F, so texts holding those
+    take a ``finditer`` pass.
+    """
+    out_texts: list[str] = []
+    out_anchors: list[Anchor] = []
+    for text, anchor in zip(texts, anchors):
+        if type(anchor) is not int:
+            t, a = PreTokenizer.split_many(pre, [text], [anchor])
+            out_texts.extend(t)
+            out_anchors.extend(a)
+        elif _ISSPACE_ONLY_RE.search(text) is None:
+            pieces = tiles.findall(text)
+            starts = accumulate(map(len, pieces), initial=anchor)
+            keep = list(map(operator.not_, map(str.isspace, pieces)))
+            out_texts.extend(compress(pieces, keep))
+            out_anchors.extend(compress(starts, keep))
+        else:
+            spans = [m.span() for m in pattern.finditer(text)]
+            _span_pieces(text, anchor, spans, out_texts, out_anchors)
+    return out_texts, out_anchors
 
 
 _PREPEND_SCHEMES = ("always", "first", "never")
@@ -478,6 +664,11 @@ class Sequence(PreTokenizer):
                 nxt.extend(pt.split(p))
             pieces = nxt
         return pieces
+
+    def split_many(self, texts: list[str], anchors: list[Anchor]) -> tuple[list[str], list[Anchor]]:
+        for pt in self.pretokenizers:
+            texts, anchors = pt.split_many(texts, anchors)
+        return texts, anchors
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "Sequence", "pretokenizers": [p.to_dict() for p in self.pretokenizers]}

@@ -22,7 +22,7 @@ from .errors import ConfigurationError, FormatError, TruncationError, Vocabulary
 from .models import Model, model_from_dict
 from .normalizers import Normalizer, normalizer_from_dict
 from .offsets import NormalizedString
-from .pre_tokenizers import PreTokenizer, pre_tokenizer_from_dict
+from .pre_tokenizers import Anchor, PreTokenizer, pre_tokenizer_from_dict
 from .processors import PostProcessor, default_process, post_processor_from_dict
 
 __all__ = ["Tokenizer", "TRUNCATION_STRATEGIES"]
@@ -127,8 +127,8 @@ class Tokenizer:
 
         >>> from codetok.models import WordLevel
         >>> tok = Tokenizer(WordLevel({"a": 0, "<unk>": 1}, "<unk>"))
-        >>> tok.add_tokens(["<new>", "a"])
-        1
+        >>> tok.add_tokens(["<new>", "a"])  # "a" keeps its model id; both count, as in HF
+        2
         """
         return self.added.add(
             [t if isinstance(t, AddedToken) else AddedToken(t) for t in tokens],
@@ -280,15 +280,25 @@ class Tokenizer:
 
     def _splits(
         self, text: str, skip: frozenset[str] | None
-    ) -> list[tuple[NormalizedString, int | None]]:
-        """Added tokens cut out, the rest normalized and pre-tokenized: (piece, added id)."""
+    ) -> tuple[list[str], list[Anchor], list[int | None]]:
+        """Added tokens cut out, the rest normalized and pre-tokenized.
+
+        Returns parallel lists: the piece texts, their anchors (an ``int`` original start
+        for identity-aligned pieces, else the piece's :class:`NormalizedString`; see
+        :meth:`PreTokenizer.split_many`) and the added-token id (``None``: a model piece).
+        Identity-aligned text never becomes one object per piece.
+        """
         raw, norm = self.added.matchers(self._norm_fn)
-        out: list[tuple[NormalizedString, int | None]] = []
+        texts: list[str] = []
+        anchors: list[Anchor] = []
+        tids: list[int | None] = []
         normalizer = self._normalizer
         pre = self.pre_tokenizer
         for tid, (s, e) in self.added.find(text, raw, skip):
             if tid is not None:
-                out.append((NormalizedString(text[s:e], s), tid))
+                texts.append(text[s:e])
+                anchors.append(s)
+                tids.append(tid)
                 continue
             ns = NormalizedString(text[s:e], s)
             if normalizer is not None:
@@ -297,15 +307,21 @@ class Tokenizer:
                 if a == b:
                     continue
                 piece = ns.slice(a, b) if (a, b) != (0, len(ns.text)) else ns
-                if tid2 is not None:
-                    out.append((piece, tid2))
-                elif pre is None:
-                    out.append((piece, None))
-                else:
-                    for p in pre.split(piece):
-                        if p.text:
-                            out.append((p, None))
-        return out
+                anchor: Anchor = piece.base if piece.align is None else piece
+                if tid2 is not None or pre is None:
+                    texts.append(piece.text)
+                    anchors.append(anchor)
+                    tids.append(tid2)
+                    continue
+                ptexts, panchors = pre.split_many([piece.text], [anchor])
+                if "" in ptexts:
+                    keep = [i for i, t in enumerate(ptexts) if t]
+                    ptexts = [ptexts[i] for i in keep]
+                    panchors = [panchors[i] for i in keep]
+                texts.extend(ptexts)
+                anchors.extend(panchors)
+                tids.extend([None] * len(ptexts))
+        return texts, anchors, tids
 
     def pre_tokenize(self, text: str) -> list[tuple[str, tuple[int, int], int | None]]:
         """The pieces the model would see: ``(piece, original span, added-token id)``.
@@ -319,62 +335,39 @@ class Tokenizer:
         >>> tok.pre_tokenize("hi  there")
         [('hi', (0, 2), None), ('there', (4, 9), None)]
         """
-        return [
-            (p.text, p.original_span(0, len(p.text)), tid)
-            for p, tid in self._splits(_check_str(text), None)
-        ]
+        texts, anchors, tids = self._splits(_check_str(text), None)
+        return [_piece(t, a, tid) for t, a, tid in zip(texts, anchors, tids)]
 
     def _encode_one(
         self, text: str, type_id: int, word_idx: int | None, skip: frozenset[str] | None
     ) -> Encoding:
-        ids: list[int] = []
-        tokens: list[str] = []
-        offsets: list[tuple[int, int]] = []
-        words: list[int | None] = []
-        splits = self._splits(text, skip)
-        # All model pieces of the text in one call (one native kernel call when built).
-        next_toks = iter(
-            self.model.tokenize_many([p.text for p, t in splits if t is None])
-        ).__next__
-        add_id, add_tok, add_off, add_words = (
-            ids.append,
-            tokens.append,
-            offsets.append,
-            words.extend,
-        )
-        for i, (piece, tid) in enumerate(splits):
-            w = i if word_idx is None else word_idx
-            ptext = piece.text
-            if tid is not None:
-                add_id(tid)
-                add_tok(ptext)  # HF keeps the matched text (normalized, stripped spaces included)
-                add_off(piece.original_span(0, len(ptext)))
-                add_words((w,))
-                continue
-            toks = next_toks()
-            if len(toks) == 1 and piece.align is None:
-                t = toks[0]
-                add_id(t[0])
-                add_tok(t[1])
-                s, e = t[2]
-                b = piece.base
-                add_off((b + s, b + e))
-                add_words((w,))
-                continue
-            if piece.align is None:
-                b = piece.base
-                for t in toks:
-                    add_id(t[0])
-                    add_tok(t[1])
-                    s, e = t[2]
-                    add_off((b + s, b + e))
-            else:
-                span = piece.original_span
-                for t in toks:
-                    add_id(t[0])
-                    add_tok(t[1])
-                    add_off(span(*t[2]))
-            add_words([w] * len(toks))
+        texts, anchors, tids = self._splits(text, skip)
+        # Word ids: the piece index, or word_idx for every piece of a pre-tokenized word.
+        w0, step = (0, 1) if word_idx is None else (word_idx, 0)
+        encode = self.model.encode_pieces
+        n = len(texts)
+        if tids.count(None) == n:
+            # No added token: all pieces in one model call (one native call when built).
+            if not n:
+                return Encoding()
+            ids, tokens, offsets, words = encode(texts, anchors, w0, step)
+        else:
+            ids, tokens, offsets, words = [], [], [], []
+            start = 0
+            for i in [i for i, t in enumerate(tids) if t is not None] + [n]:
+                if i > start:
+                    run = encode(texts[start:i], anchors[start:i], w0 + step * start, step)
+                    ids += run[0]
+                    tokens += run[1]
+                    offsets += run[2]
+                    words += run[3]
+                if i < n:
+                    ids.append(tids[i])  # type: ignore[arg-type]
+                    # HF keeps the matched text (normalized, stripped spaces included).
+                    tokens.append(texts[i])
+                    offsets.append(_piece(texts[i], anchors[i], None)[1])
+                    words.append(w0 + step * i)
+                start = i + 1
         n = len(ids)
         return Encoding(ids, [type_id] * n, tokens, offsets, words, [0] * n, [1] * n)
 
@@ -980,6 +973,13 @@ class Tokenizer:
 
         p, text = read_text_file(path, "tokenizer.json")
         return cls.from_str(text, path=p)
+
+
+def _piece(text: str, anchor: Anchor, tid: int | None) -> tuple[str, tuple[int, int], int | None]:
+    """``(text, original span, tid)`` of one piece of :meth:`Tokenizer._splits`."""
+    if type(anchor) is int:
+        return text, (anchor, anchor + len(text)), tid
+    return text, anchor.original_span(0, len(text)), tid  # type: ignore[union-attr]
 
 
 def _check_str(x: Any) -> str:

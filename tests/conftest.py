@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+# tests/data holds source fixtures (some are deliberately odd code): never import them.
+collect_ignore = ["data"]
+
 SAMPLES = [
     "Hello, world! This is a test.",
     "The quick brown fox jumps over the lazy dog. Isn't it?",

@@ -116,6 +116,17 @@ class TokenMaker {
         PyObject* v = values_[static_cast<size_t>(id)].ptr();
         return v == Py_None ? nullptr : v;
     }
+    // A new reference to the int ``id`` (shared objects for ids of the vocabulary).
+    PyObject* id_ref(int32_t id) const {
+        if (id >= 0 && static_cast<size_t>(id) < ids_.size()) {
+            PyObject* o = ids_[static_cast<size_t>(id)].ptr();
+            Py_INCREF(o);
+            return o;
+        }
+        PyObject* o = PyLong_FromLong(id);
+        if (!o) throw py::error_already_set();
+        return o;
+    }
     // A token. Equal tokens are shared (they are immutable tuples), so a repeated token
     // costs a lookup: ``slot`` (>= 0) names the (id, value) pair, -1 disables sharing.
     // Call with the GIL held.
@@ -177,6 +188,64 @@ class TokenMaker {
     std::vector<py::object> ids_;
     mutable std::unordered_map<uint64_t, py::object> cache_;
 };
+
+// The flat lists the Tokenizer builds an Encoding from: ``(ids, tokens, offsets, words)``.
+// Piece k has counts[k] tokens; token t has id ``id_ref(t)``, string ``value_ref(t)`` (both
+// new references) and span spans[2t:2t+2] inside its piece. ``anchors[k]`` is an int (the
+// piece has the identity alignment starting there: offsets are base + span) or an object
+// whose ``original_span(start, end)`` maps a span of the piece. Piece k's word id is
+// ``word_start + word_step * k``. Call with the GIL held.
+template <class IdRef, class ValueRef>
+py::tuple flat_encoding(const std::vector<size_t>& counts, const std::vector<int64_t>& spans,
+                        IdRef id_ref, ValueRef value_ref, const py::handle& anchors,
+                        long long word_start, long long word_step) {
+    py::object fast = py::reinterpret_steal<py::object>(
+        PySequence_Fast(anchors.ptr(), "anchors must be a list"));
+    if (!fast) throw py::error_already_set();
+    if (static_cast<size_t>(PySequence_Fast_GET_SIZE(fast.ptr())) != counts.size())
+        throw py::value_error("anchors and pieces differ in length");
+    PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
+    size_t total = 0;
+    for (size_t c : counts) total += c;
+    py::list ids(total), tokens(total), offsets(total), words(total);
+    size_t t = 0;
+    for (size_t k = 0; k < counts.size(); ++k) {
+        PyObject* anchor = items[k];
+        const bool identity = PyLong_CheckExact(anchor);
+        long long base = 0;
+        if (identity) {
+            base = PyLong_AsLongLong(anchor);
+            if (base == -1 && PyErr_Occurred()) throw py::error_already_set();
+        }
+        py::object word = py::reinterpret_steal<py::object>(
+            PyLong_FromLongLong(word_start + word_step * static_cast<long long>(k)));
+        if (!word) throw py::error_already_set();
+        for (size_t j = 0; j < counts[k]; ++j, ++t) {
+            PyList_SET_ITEM(ids.ptr(), t, id_ref(t));
+            PyList_SET_ITEM(tokens.ptr(), t, value_ref(t));
+            const long long s = spans[2 * t], e = spans[2 * t + 1];
+            PyObject* off;
+            if (identity) {
+                off = PyTuple_New(2);
+                if (!off) throw py::error_already_set();
+                PyList_SET_ITEM(offsets.ptr(), t, off);
+                PyObject* a = PyLong_FromLongLong(base + s);
+                if (!a) throw py::error_already_set();
+                PyTuple_SET_ITEM(off, 0, a);
+                PyObject* b = PyLong_FromLongLong(base + e);
+                if (!b) throw py::error_already_set();
+                PyTuple_SET_ITEM(off, 1, b);
+            } else {
+                off = PyObject_CallMethod(anchor, "original_span", "LL", s, e);
+                if (!off) throw py::error_already_set();
+                PyList_SET_ITEM(offsets.ptr(), t, off);
+            }
+            Py_INCREF(word.ptr());
+            PyList_SET_ITEM(words.ptr(), t, word.ptr());
+        }
+    }
+    return py::make_tuple(ids, tokens, offsets, words);
+}
 
 // ------------------------------------------------------------------------------- BPE
 class BpeCore {
@@ -279,6 +348,35 @@ class BpeCore {
         return result;
     }
 
+    // See flat_encoding; ``None`` when an id has no token string (the missing unk_token).
+    py::object encode_offsets(const py::handle& pieces, const py::handle& anchors,
+                              long long word_start, long long word_step) const {
+        Flat f = flatten(pieces);
+        codetok::BpeOutput out;
+        std::vector<size_t> counts(f.size());
+        {
+            py::gil_scoped_release nogil;
+            out.ids.reserve(f.text.size());
+            out.spans.reserve(f.text.size() * 2);
+            for (size_t k = 0; k < f.size(); ++k) {
+                const size_t before = out.ids.size();
+                kernel_->encode(f.at(k), f.len(k), out);
+                counts[k] = out.ids.size() - before;
+            }
+        }
+        for (int32_t id : out.ids)
+            if (tokens_.value(id) == nullptr) return py::none();
+        const auto& ids = out.ids;
+        return flat_encoding(
+            counts, out.spans, [&](size_t t) { return tokens_.id_ref(ids[t]); },
+            [&](size_t t) {
+                PyObject* v = tokens_.value(ids[t]);
+                Py_INCREF(v);
+                return v;
+            },
+            anchors, word_start, word_step);
+    }
+
   private:
     TokenMaker tokens_;
     std::unique_ptr<codetok::BpeKernel> kernel_;
@@ -299,7 +397,54 @@ class WordPieceCore {
             const int32_t key = static_cast<int32_t>(keys_.size());
             keys_.push_back(py::reinterpret_borrow<py::object>(item.first));
             kernel_->add_token(buf.data(), buf.size(), checked_id(item.second, "token id"), key);
+            key_ids_.push_back(py::reinterpret_borrow<py::object>(item.second));
         }
+    }
+
+    // See flat_encoding. A piece the vocabulary cannot cover becomes one token
+    // ``(unk_id, unk_token, (0, len))``; ``None`` when that is needed and unk_id < 0.
+    py::object encode_offsets(const py::handle& pieces, const py::handle& anchors,
+                              long long word_start, long long word_step, long long unk_id,
+                              const py::object& unk_token) const {
+        Flat f = flatten(pieces);
+        std::vector<int32_t> ids, keys;
+        std::vector<int64_t> spans;
+        std::vector<size_t> counts(f.size());
+        bool missing = false;
+        {
+            py::gil_scoped_release nogil;
+            ids.reserve(f.text.size() / 2 + 1);
+            for (size_t k = 0; k < f.size(); ++k) {
+                const size_t before = ids.size();
+                if (!kernel_->encode(f.at(k), f.len(k), ids, keys, spans)) {
+                    if (unk_id < 0) {
+                        missing = true;
+                        break;
+                    }
+                    ids.push_back(static_cast<int32_t>(unk_id));
+                    keys.push_back(-1);
+                    spans.push_back(0);
+                    spans.push_back(static_cast<int64_t>(f.len(k)));
+                }
+                counts[k] = ids.size() - before;
+            }
+        }
+        if (missing) return py::none();
+        return flat_encoding(
+            counts, spans,
+            [&](size_t t) -> PyObject* {
+                PyObject* o = keys[t] < 0 ? PyLong_FromLongLong(unk_id)
+                                          : key_ids_[static_cast<size_t>(keys[t])].ptr();
+                if (!o) throw py::error_already_set();
+                if (keys[t] >= 0) Py_INCREF(o);
+                return o;
+            },
+            [&](size_t t) {
+                PyObject* v = keys[t] < 0 ? unk_token.ptr() : keys_[static_cast<size_t>(keys[t])].ptr();
+                Py_INCREF(v);
+                return v;
+            },
+            anchors, word_start, word_step);
     }
 
     py::list tokenize_batch(const py::handle& pieces) const {
@@ -340,6 +485,7 @@ class WordPieceCore {
     TokenMaker tokens_;
     std::unique_ptr<codetok::WordPieceKernel> kernel_;
     std::vector<py::object> keys_;
+    std::vector<py::object> key_ids_;  // the vocabulary's id object of each key
 };
 
 // --------------------------------------------------------------------------- Unigram
@@ -419,12 +565,17 @@ PYBIND11_MODULE(_core, m) {
              py::arg("fuse_unk"), py::arg("byte_fallback"), py::arg("ignore_merges"))
         .def("encode", &BpeCore::encode, py::arg("piece"))
         .def("encode_batch", &BpeCore::encode_batch, py::arg("pieces"))
-        .def("tokenize_batch", &BpeCore::tokenize_batch, py::arg("pieces"));
+        .def("tokenize_batch", &BpeCore::tokenize_batch, py::arg("pieces"))
+        .def("encode_offsets", &BpeCore::encode_offsets, py::arg("pieces"), py::arg("anchors"),
+             py::arg("word_start"), py::arg("word_step"));
     py::class_<WordPieceCore>(m, "WordPieceCore")
         .def(py::init<const py::dict&, const py::handle&, const py::str&, long long>(),
              py::arg("vocab"), py::arg("token_type"), py::kw_only(), py::arg("prefix"),
              py::arg("max_input_chars_per_word"))
-        .def("tokenize_batch", &WordPieceCore::tokenize_batch, py::arg("pieces"));
+        .def("tokenize_batch", &WordPieceCore::tokenize_batch, py::arg("pieces"))
+        .def("encode_offsets", &WordPieceCore::encode_offsets, py::arg("pieces"),
+             py::arg("anchors"), py::arg("word_start"), py::arg("word_step"), py::arg("unk_id"),
+             py::arg("unk_token"));
     py::class_<UnigramCore>(m, "UnigramCore")
         .def(py::init<const py::list&, const py::list&, long long, double>(), py::arg("pieces"),
              py::arg("scores"), py::kw_only(), py::arg("unk_id"), py::arg("unk_score"))

@@ -18,6 +18,8 @@ import heapq
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .flat import flat_encoding
+
 #: ``(left_id, right_id) -> (rank, new_id)``.
 MergeMap = dict[tuple[int, int], tuple[int, int]]
 
@@ -276,6 +278,23 @@ class BpeCore:
     def encode_batch(self, pieces: Sequence[str]) -> list[list[int]]:
         """Ids of each piece."""
         return [self.encode(p)[0] for p in pieces]
+
+    def encode_offsets(
+        self, pieces: Sequence[str], anchors: Sequence[Any], word_start: int, word_step: int
+    ) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]] | None:
+        """All pieces as flat lists (see :mod:`codetok._reference.flat`).
+
+        ``None`` when an id has no token string (the missing unk_token).
+        """
+        values = self._values
+        size = len(values)
+        results = []
+        for p in pieces:
+            ids, spans = self.encode(p)
+            if any(not 0 <= i < size or values[i] is None for i in ids):
+                return None
+            results.append((ids, [values[i] for i in ids], spans))
+        return flat_encoding(results, anchors, word_start, word_step)
 
     def tokenize_batch(self, pieces: Sequence[str]) -> list[list[Any] | None]:
         """Tokens of each piece; ``None`` for a piece with an id that has no value."""

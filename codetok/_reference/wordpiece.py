@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .flat import flat_encoding
+
 #: Sub-tokens of a piece as ``(id, token text, (start, end))``.
 Match = list[tuple[int, str, tuple[int, int]]]
 
@@ -72,6 +74,30 @@ class WordPieceCore:
         self._prefix = prefix
         self._max_chars = max_input_chars_per_word
         self._max_len = max((len(t) for t in vocab), default=1)
+
+    def encode_offsets(
+        self,
+        pieces: Sequence[str],
+        anchors: Sequence[Any],
+        word_start: int,
+        word_step: int,
+        unk_id: int,
+        unk_token: Any,
+    ) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]] | None:
+        """All pieces as flat lists (see :mod:`codetok._reference.flat`).
+
+        A piece the vocabulary cannot cover becomes one token ``(unk_id, unk_token,
+        (0, len))``; ``None`` when that is needed and ``unk_id < 0``.
+        """
+        results = []
+        for p in pieces:
+            m = longest_match(p, self._vocab, self._prefix, self._max_chars, self._max_len)
+            if m is None:
+                if unk_id < 0:
+                    return None
+                m = [(unk_id, unk_token, (0, len(p)))]
+            results.append(([t[0] for t in m], [t[1] for t in m], [t[2] for t in m]))
+        return flat_encoding(results, anchors, word_start, word_step)
 
     def tokenize_batch(self, pieces: Sequence[str]) -> list[list[Any] | None]:
         """Tokens of each piece; ``None`` for an unknown piece."""

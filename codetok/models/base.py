@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
+from codetok._reference.flat import flat_encoding
+
 
 class Token(NamedTuple):
     """One token produced by a model for a piece."""
@@ -38,6 +40,28 @@ class Model:
         """:meth:`tokenize` of each piece; models with a native kernel do it in one call."""
         tokenize = self.tokenize
         return [tokenize(p) for p in pieces]
+
+    def encode_pieces(
+        self, pieces: Sequence[str], anchors: Sequence[Any], word_start: int, word_step: int
+    ) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]]:
+        """Many pieces at once as the flat lists an Encoding is made of.
+
+        Returns ``(ids, tokens, offsets, word ids)``. ``anchors[k]`` places piece ``k`` in
+        the caller's text: an int is the original position of its first character under
+        the identity alignment; otherwise an object with ``original_span(start, end)`` (a
+        :class:`~codetok.offsets.NormalizedString`). Piece ``k``'s word id is
+        ``word_start + word_step * k``. Models with a native kernel build the lists there,
+        so the Tokenizer has no per-token Python loop (DESIGN.md, "Performance rules").
+
+        >>> from codetok.models import WordLevel
+        >>> WordLevel({"a": 0, "b": 1}, None).encode_pieces(["a", "b"], [3, 5], 0, 1)
+        ([0, 1], ['a', 'b'], [(3, 4), (5, 6)], [0, 1])
+        """
+        results = [
+            ([t[0] for t in toks], [t[1] for t in toks], [t[2] for t in toks])
+            for toks in self.tokenize_many(pieces)
+        ]
+        return flat_encoding(results, anchors, word_start, word_step)
 
     def tokenize_ids(self, piece: str) -> list[int]:
         """Ids only; models override this when they can skip building tokens."""

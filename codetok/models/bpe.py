@@ -341,6 +341,23 @@ class BPE(Model):
                 return out
         return [self.tokenize(p) for p in pieces]
 
+    def encode_pieces(
+        self, pieces: Sequence[str], anchors: Sequence[Any], word_start: int, word_step: int
+    ) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]]:
+        """See :meth:`Model.encode_pieces`: one native call builds the flat lists.
+
+        The pure-Python backend, dropout and a missing ``unk_token`` take the generic
+        path (through the per-piece cache, and raising the usual errors).
+        """
+        dropout = self._dropout
+        if dropout is None or dropout <= 0.0:
+            core = self._kernel()
+            if self._core_native and self._values is not None:
+                out = core.encode_offsets(pieces, anchors, word_start, word_step)
+                if out is not None:
+                    return out
+        return super().encode_pieces(pieces, anchors, word_start, word_step)
+
     def tokenize_ids(self, piece: str) -> list[int]:
         """Token ids of one piece, without building tokens.
 

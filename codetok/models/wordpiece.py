@@ -119,6 +119,27 @@ class WordPiece(Model):
                 out[k] = [self._unk_token(pieces[k])]
         return out
 
+    def encode_pieces(
+        self, pieces: Sequence[str], anchors: Sequence[Any], word_start: int, word_step: int
+    ) -> tuple[list[int], list[str], list[tuple[int, int]], list[int]]:
+        """See :meth:`Model.encode_pieces`: one kernel call builds the flat lists.
+
+        Unknown pieces become the unknown token; when it is missing from the vocabulary
+        the generic path raises the usual error.
+        """
+        unk_id = self.vocab.get(self.unk_token)
+        out = self._kernel().encode_offsets(
+            pieces,
+            anchors,
+            word_start,
+            word_step,
+            -1 if unk_id is None else unk_id,
+            self.unk_token,
+        )
+        if out is None:
+            return super().encode_pieces(pieces, anchors, word_start, word_step)
+        return out
+
     def token_to_id(self, token: str) -> int | None:
         return self.vocab.get(token)
 
