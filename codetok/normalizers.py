@@ -198,6 +198,13 @@ def _lower_chars(ns: NormalizedString) -> None:
     if text.isascii():
         ns.text = text.lower()
         return
+    if "\u03a3" not in text:
+        # str.lower() is per character except for the final-sigma rule; equal lengths mean
+        # every character mapped to exactly one.
+        low = text.lower()
+        if len(low) == len(text):
+            ns.text = low
+            return
     cache = _LOWER_CACHE
     out = []
     same_len = True
@@ -325,6 +332,12 @@ _WS_TO_SPACE = {ord(c): " " for c in RUST_WHITESPACE if c != " "}
 _BERT_DROP_RE = regex.compile(r"(?![\t\n\r])[\x00\ufffd\p{Cc}\p{Cf}\p{Cn}\p{Co}]")
 
 
+_CJK_RE = regex.compile(
+    "[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f"
+    "\U0002b740-\U0002b81f\U0002b920-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f]"
+)
+
+
 def _is_chinese(o: int) -> bool:
     return (
         0x4E00 <= o <= 0x9FFF
@@ -369,7 +382,7 @@ class BertNormalizer(Normalizer):
             self._clean(ns)
         if self.handle_chinese_chars and not ascii_only:
             text = ns.text
-            if any(_is_chinese(ord(c)) for c in text):
+            if _CJK_RE.search(text):
                 ns.transform(
                     [(f" {c} " if _is_chinese(ord(c)) else c, i, i + 1) for i, c in enumerate(text)]
                 )
