@@ -312,17 +312,7 @@ class BpeCore {
     py::list tokenize_batch(const py::handle& pieces) const {
         Flat f = flatten(pieces);
         codetok::BpeOutput out;
-        std::vector<size_t> counts(f.size());
-        {
-            py::gil_scoped_release nogil;
-            out.ids.reserve(f.text.size());
-            out.spans.reserve(f.text.size() * 2);
-            for (size_t k = 0; k < f.size(); ++k) {
-                const size_t before = out.ids.size();
-                kernel_->encode(f.at(k), f.len(k), out);
-                counts[k] = out.ids.size() - before;
-            }
-        }
+        std::vector<size_t> counts = encode_all(f, out);
         py::list result(f.size());
         size_t t = 0;
         for (size_t k = 0; k < f.size(); ++k) {
@@ -353,17 +343,7 @@ class BpeCore {
                               long long word_start, long long word_step) const {
         Flat f = flatten(pieces);
         codetok::BpeOutput out;
-        std::vector<size_t> counts(f.size());
-        {
-            py::gil_scoped_release nogil;
-            out.ids.reserve(f.text.size());
-            out.spans.reserve(f.text.size() * 2);
-            for (size_t k = 0; k < f.size(); ++k) {
-                const size_t before = out.ids.size();
-                kernel_->encode(f.at(k), f.len(k), out);
-                counts[k] = out.ids.size() - before;
-            }
-        }
+        std::vector<size_t> counts = encode_all(f, out);
         for (int32_t id : out.ids)
             if (tokens_.value(id) == nullptr) return py::none();
         const auto& ids = out.ids;
@@ -378,6 +358,20 @@ class BpeCore {
     }
 
   private:
+    // Every piece into one flat output (GIL released); returns the token count per piece.
+    std::vector<size_t> encode_all(const Flat& f, codetok::BpeOutput& out) const {
+        std::vector<size_t> counts(f.size());
+        py::gil_scoped_release nogil;
+        out.ids.reserve(f.text.size());
+        out.spans.reserve(f.text.size() * 2);
+        for (size_t k = 0; k < f.size(); ++k) {
+            const size_t before = out.ids.size();
+            kernel_->encode(f.at(k), f.len(k), out);
+            counts[k] = out.ids.size() - before;
+        }
+        return counts;
+    }
+
     TokenMaker tokens_;
     std::unique_ptr<codetok::BpeKernel> kernel_;
 };
