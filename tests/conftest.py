@@ -7,7 +7,9 @@ a test that needs one is skipped with a clear reason when it is missing, never f
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -74,3 +76,42 @@ def transformers_mod():
 @pytest.fixture(scope="session")
 def samples() -> list[str]:
     return list(SAMPLES)
+
+
+@pytest.fixture(scope="session")
+def codebert_dir(gpt2_files, tmp_path_factory) -> Path:
+    """A CodeBERT / RoBERTa-convention folder built from the real GPT-2 files.
+
+    What ``microsoft/codebert-base`` ships: ``vocab.json`` (GPT-2's vocabulary with ``<s>``,
+    ``<pad>``, ``</s>``, ``<unk>`` at ids 0-3 and ``<mask>`` last), ``merges.txt``, a
+    ``RobertaTokenizer`` ``tokenizer_config.json`` and a ``special_tokens_map.json`` whose
+    ``<mask>`` has ``lstrip``.
+    """
+    encoder, merges = gpt2_files
+    folder = tmp_path_factory.mktemp("codebert")
+    gpt2 = json.loads(encoder.read_text(encoding="utf-8"))
+    vocab = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3}
+    for tok, _ in sorted(gpt2.items(), key=lambda kv: kv[1]):
+        vocab[tok] = len(vocab)
+    vocab["<mask>"] = len(vocab)
+    (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    shutil.copy(merges, folder / "merges.txt")
+    specials = {"bos_token": "<s>", "eos_token": "</s>", "sep_token": "</s>", "cls_token": "<s>"}
+    specials |= {"unk_token": "<unk>", "pad_token": "<pad>"}
+    mask = {"content": "<mask>", "lstrip": True, "rstrip": False, "normalized": False}
+    mask["single_word"] = False
+    config = {
+        "tokenizer_class": "RobertaTokenizer",
+        "model_max_length": 512,
+        "add_prefix_space": False,
+        "trim_offsets": True,
+        "errors": "replace",
+        **specials,
+        "mask_token": dict(mask, __type="AddedToken"),
+    }
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    (folder / "special_tokens_map.json").write_text(
+        json.dumps({**specials, "mask_token": mask}), encoding="utf-8"
+    )
+    (folder / "config.json").write_text(json.dumps({"model_type": "roberta"}), encoding="utf-8")
+    return folder

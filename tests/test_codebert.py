@@ -9,8 +9,6 @@ lexemes it is mapped to, the primary lexeme follows the documented rule; non-ASC
 
 from __future__ import annotations
 
-import json
-import shutil
 import sysconfig
 from pathlib import Path
 
@@ -37,29 +35,6 @@ NON_ASCII = [
     "\n\n",
 ]
 LANG_OF = ["python", "java", "javascript", "csharp", "python", "python", "python"]
-
-
-@pytest.fixture(scope="module")
-def codebert_dir(gpt2_files, tmp_path_factory) -> Path:
-    encoder, merges = gpt2_files
-    folder = tmp_path_factory.mktemp("codebert_mode")
-    gpt2 = json.loads(encoder.read_text(encoding="utf-8"))
-    vocab = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3}
-    for tok, _ in sorted(gpt2.items(), key=lambda kv: kv[1]):
-        vocab[tok] = len(vocab)
-    vocab["<mask>"] = len(vocab)
-    (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
-    shutil.copy(merges, folder / "merges.txt")
-    names = {"bos_token": "<s>", "eos_token": "</s>", "sep_token": "</s>", "cls_token": "<s>"}
-    names |= {"unk_token": "<unk>", "pad_token": "<pad>"}
-    mask = {"content": "<mask>", "lstrip": True, "rstrip": False, "normalized": False}
-    config = {"tokenizer_class": "RobertaTokenizer", "model_max_length": 512, **names}
-    config["mask_token"] = dict(mask, single_word=False, __type="AddedToken")
-    (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
-    (folder / "special_tokens_map.json").write_text(
-        json.dumps({**names, "mask_token": dict(mask, single_word=False)}), encoding="utf-8"
-    )
-    return folder
 
 
 @pytest.fixture(scope="module")

@@ -1,18 +1,12 @@
 """A CodeBERT / RoBERTa-convention tokenizer built from the real GPT-2 files.
 
-The folder holds what ``microsoft/codebert-base`` ships: ``vocab.json`` (here the GPT-2
-vocabulary with ``<s>``, ``<pad>``, ``</s>``, ``<unk>`` at ids 0-3 and ``<mask>`` last, as
-RoBERTa lays it out), ``merges.txt`` (GPT-2's ``vocab.bpe``), a ``RobertaTokenizer``
-``tokenizer_config.json`` and a ``special_tokens_map.json`` whose ``<mask>`` has
-``lstrip``. ``transformers.AutoTokenizer`` and codetok both load the folder; codetok must
+The folder (fixture ``codebert_dir`` in conftest.py) holds what ``microsoft/codebert-base``
+ships. ``transformers.AutoTokenizer`` and codetok both load the folder; codetok must
 equal its ``__call__`` outputs and its Rust backend's encodings; then codetok's
 ``save_pretrained`` folder must load in both libraries with identical encodings.
 """
 
 from __future__ import annotations
-
-import json
-import shutil
 
 import pytest
 from formats_corpus import assert_same, corpus
@@ -22,49 +16,6 @@ from codetok.formats.hub import from_pretrained
 from codetok.formats.pretrained import save_pretrained
 
 TEXTS = corpus()
-SPECIALS = {
-    "bos_token": "<s>",
-    "eos_token": "</s>",
-    "sep_token": "</s>",
-    "cls_token": "<s>",
-    "unk_token": "<unk>",
-    "pad_token": "<pad>",
-}
-MASK = {
-    "content": "<mask>",
-    "lstrip": True,
-    "rstrip": False,
-    "normalized": False,
-    "single_word": False,
-}
-
-
-@pytest.fixture(scope="module")
-def codebert_dir(gpt2_files, tmp_path_factory):
-    encoder, merges = gpt2_files
-    folder = tmp_path_factory.mktemp("codebert")
-    gpt2 = json.loads(encoder.read_text(encoding="utf-8"))
-    vocab = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3}
-    for tok, _ in sorted(gpt2.items(), key=lambda kv: kv[1]):
-        vocab[tok] = len(vocab)
-    vocab["<mask>"] = len(vocab)
-    (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
-    shutil.copy(merges, folder / "merges.txt")
-    config = {
-        "tokenizer_class": "RobertaTokenizer",
-        "model_max_length": 512,
-        "add_prefix_space": False,
-        "trim_offsets": True,
-        "errors": "replace",
-        **SPECIALS,
-        "mask_token": dict(MASK, __type="AddedToken"),
-    }
-    (folder / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
-    (folder / "special_tokens_map.json").write_text(
-        json.dumps({**SPECIALS, "mask_token": MASK}), encoding="utf-8"
-    )
-    (folder / "config.json").write_text(json.dumps({"model_type": "roberta"}), encoding="utf-8")
-    return folder
 
 
 @pytest.fixture(scope="module")
