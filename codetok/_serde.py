@@ -93,11 +93,6 @@ def build(
         ) from e
 
 
-def pattern_to_dict(pattern: Any) -> dict[str, str]:
-    """HF patterns are ``{"String": s}`` or ``{"Regex": r}``; codetok keeps them as such."""
-    return dict(pattern)
-
-
 def pattern_from_any(pattern: Any) -> dict[str, str]:
     """Accept a plain string (literal) or the HF ``{"String"|"Regex": ...}`` dict."""
     if isinstance(pattern, str):

@@ -13,6 +13,7 @@ is compiled to a single regex, so thousands of added tokens cost about as much a
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -98,6 +99,7 @@ def trie_pattern(words: Iterable[str]) -> str:
     >>> regex.findall(trie_pattern(["<a>", "<ab>", "b"]), "x<ab>b")
     ['<ab>', 'b']
     """
+    words = list(words)
     trie: dict[str, Any] = {}
     for w in words:
         node = trie
@@ -114,23 +116,10 @@ def trie_pattern(words: Iterable[str]) -> str:
             return "(?:" + body + ")?"
         return body
 
-    import sys
-
-    depth = max((len(w) for w in _iter_keys(trie)), default=0)
-    if depth + 100 > sys.getrecursionlimit():
+    depth = max(map(len, words), default=0)
+    if depth + 100 > sys.getrecursionlimit():  # emit() recurses once per character
         sys.setrecursionlimit(depth + 200)
     return emit(trie)
-
-
-def _iter_keys(trie: dict[str, Any]) -> Iterable[str]:
-    stack = [(trie, "")]
-    while stack:
-        node, prefix = stack.pop()
-        for ch, child in node.items():
-            if ch == "":
-                yield prefix
-            else:
-                stack.append((child, prefix + ch))
 
 
 _WORD_RE = regex.compile(r"\w")

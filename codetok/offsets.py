@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 Span = tuple[int, int]
 
-__all__ = ["NormalizedString", "Span", "char_to_byte_offsets", "byte_to_char_offsets"]
+__all__ = ["NormalizedString", "Span"]
 
 
 class NormalizedString:
@@ -180,19 +180,3 @@ class NormalizedString:
         return NormalizedString(
             self.text, self.base, None if self.align is None else list(self.align)
         )
-
-
-def char_to_byte_offsets(text: str) -> list[int]:
-    """Prefix sums: ``result[i]`` is the UTF-8 byte position of character ``i``."""
-    out = [0] * (len(text) + 1)
-    pos = 0
-    for i, ch in enumerate(text):
-        o = ord(ch)
-        pos += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
-        out[i + 1] = pos
-    return out
-
-
-def byte_to_char_offsets(text: str) -> dict[int, int]:
-    """Map from each character-start byte position (and the end) to its char index."""
-    return {b: i for i, b in enumerate(char_to_byte_offsets(text))}
