@@ -62,3 +62,41 @@ class UnigramCore:
     ) -> None: ...
     def viterbi(self, piece: str) -> tuple[list[int], list[int]] | None: ...
     def viterbi_batch(self, pieces: Sequence[str]) -> list[tuple[list[int], list[int]] | None]: ...
+
+class BytePipeline:
+    """The native plan of a byte-level BPE tokenizer (built by ``codetok._plan``).
+
+    One call per text runs added-token matching, the pre-tokenizer scanner, the byte-level
+    alphabet, BPE (with a per-piece cache) and ByteLevel offset trimming. ``skip`` lists
+    the ids of special tokens read as plain text; ``trim`` is 0 (none), 1 (trim) or 2
+    (trim with ``add_prefix_space``). Batches run on ``threads`` native threads with the
+    GIL released. ``None`` in place of a result: the Python pipeline decides that text.
+    """
+
+    def __init__(
+        self,
+        bpe: BpeCore,
+        values: list[str | None],
+        scanner: int,
+        add_prefix_space: bool,
+        byte_symbols: list[int],
+        raw_added: list[tuple[str, int, bool, bool, bool]],
+        norm_added: list[tuple[str, int, bool, bool, bool]],
+        whitespace: str,
+    ) -> None: ...
+    def encode(self, text: str, skip: Sequence[int], trim: int) -> tuple[Any, Any, Any, Any] | None:
+        """``(ids int32[n], offsets int64[n, 2], words int32[n], added int64[k, 3])``."""
+    def encode_ids(self, text: str, skip: Sequence[int]) -> list[int] | None: ...
+    def encode_batch(
+        self, texts: Sequence[str], skip: Sequence[int], trim: int, threads: int
+    ) -> list[tuple[Any, Any, Any, Any] | None]: ...
+    def encode_ids_batch(
+        self, texts: Sequence[str], skip: Sequence[int], threads: int
+    ) -> list[list[int] | None]: ...
+    def encode_flat(
+        self, texts: Sequence[str], skip: Sequence[int], threads: int
+    ) -> tuple[Any, Any] | None:
+        """All ids in one int32 array and int64 bounds (text k: ids[bounds[k]:bounds[k+1]])."""
+
+#: Python's ``str.isspace`` characters, as the native ByteLevel offset trimming sees them.
+PY_SPACE: str

@@ -146,6 +146,8 @@ class AddedVocabulary:
         self._matchers: tuple[_Matcher, _Matcher] | None = None
         self._display: dict[int, str] = {}
         self._normalizer_key: Any = None
+        #: Bumped on every change, so compiled plans (codetok/_plan.py) know they are stale.
+        self.version = 0
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -182,6 +184,7 @@ class AddedVocabulary:
             self.tokens[new_id] = tok
             self.by_content[tok.content] = new_id
         self._matchers = None
+        self.version += 1
         return added
 
     def set_with_id(self, tok: AddedToken, tid: int) -> None:
@@ -192,6 +195,7 @@ class AddedVocabulary:
         self.tokens[tid] = tok
         self.by_content[tok.content] = tid
         self._matchers = None
+        self.version += 1
 
     def id_of(self, content: str) -> int | None:
         return self.by_content.get(content)

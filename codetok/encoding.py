@@ -13,7 +13,7 @@ numpy arrays (``return_tensors="np"``) or torch tensors (``"pt"``, when torch is
 from __future__ import annotations
 
 from collections import UserDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .errors import ConfigurationError, TruncationError
@@ -21,6 +21,62 @@ from .errors import ConfigurationError, TruncationError
 __all__ = ["Encoding", "BatchEncoding"]
 
 Offsets = tuple[int, int]
+_LISTS = (
+    "ids",
+    "type_ids",
+    "tokens",
+    "offsets",
+    "word_ids",
+    "special_tokens_mask",
+    "attention_mask",
+)
+_FIELDS = (*_LISTS, "overflowing", "sequence_ranges")
+
+
+class NativeArrays:
+    """What the native pipeline returns for one sequence (see codetok/_plan.py).
+
+    ``ids`` (int32), ``offsets`` (int64, ``(n, 2)``) and ``words`` (int32) are numpy
+    arrays; ``tokens()`` builds the token strings; ``type_id`` is the sequence's segment id.
+    The lists of :class:`Encoding` are built from these on first access.
+    """
+
+    __slots__ = ("ids", "offsets", "words", "type_id", "tokens", "trimmed")
+
+    def __init__(
+        self,
+        ids: Any,
+        offsets: Any,
+        words: Any,
+        type_id: int,
+        tokens: Callable[[], list[str]],
+        trimmed: bool,
+    ) -> None:
+        self.ids = ids
+        self.offsets = offsets
+        self.words = words
+        self.type_id = type_id
+        self.tokens = tokens
+        #: The byte-level offset trimming of the post-processor is already applied.
+        self.trimmed = trimmed
+
+
+def _lazy_list(name: str, build: Callable[[NativeArrays], list[Any]]) -> property:
+    """A list attribute built from the native arrays on first access."""
+    slot = "_" + name
+
+    def get(self: Encoding) -> list[Any]:
+        value = getattr(self, slot)
+        if value is None:
+            value = build(self._native)  # type: ignore[arg-type]
+            setattr(self, slot, value)
+        return value
+
+    def set(self: Encoding, value: list[Any]) -> None:
+        self._materialize()
+        setattr(self, slot, value)
+
+    return property(get, set, doc=f"``{name}`` (a list, built on first access).")
 
 
 class Encoding:
@@ -40,15 +96,16 @@ class Encoding:
     """
 
     __slots__ = (
-        "ids",
-        "type_ids",
-        "tokens",
-        "offsets",
-        "word_ids",
-        "special_tokens_mask",
-        "attention_mask",
+        "_ids",
+        "_type_ids",
+        "_tokens",
+        "_offsets",
+        "_word_ids",
+        "_special_tokens_mask",
+        "_attention_mask",
         "overflowing",
         "sequence_ranges",
+        "_native",
     )
 
     def __init__(
@@ -63,22 +120,69 @@ class Encoding:
         overflowing: list[Encoding] | None = None,
         sequence_ranges: dict[int, tuple[int, int]] | None = None,
     ) -> None:
-        self.ids = ids if ids is not None else []
-        n = len(self.ids)
-        self.type_ids = type_ids if type_ids is not None else [0] * n
-        self.tokens = tokens if tokens is not None else [""] * n
-        self.offsets = offsets if offsets is not None else [(0, 0)] * n
-        self.word_ids = word_ids if word_ids is not None else [None] * n
-        self.special_tokens_mask = (
+        self._native: NativeArrays | None = None
+        self._ids = ids if ids is not None else []
+        n = len(self._ids)
+        self._type_ids = type_ids if type_ids is not None else [0] * n
+        self._tokens = tokens if tokens is not None else [""] * n
+        self._offsets = offsets if offsets is not None else [(0, 0)] * n
+        self._word_ids = word_ids if word_ids is not None else [None] * n
+        self._special_tokens_mask = (
             special_tokens_mask if special_tokens_mask is not None else [0] * n
         )
-        self.attention_mask = attention_mask if attention_mask is not None else [1] * n
+        self._attention_mask = attention_mask if attention_mask is not None else [1] * n
         self.overflowing = overflowing if overflowing is not None else []
         self.sequence_ranges = sequence_ranges if sequence_ranges is not None else {}
 
+    @classmethod
+    def _from_native(cls, native: NativeArrays) -> Encoding:
+        """An encoding over the arrays of the native pipeline; lists are built on request."""
+        e = cls.__new__(cls)
+        e._native = native
+        e._ids = e._type_ids = e._tokens = e._offsets = None  # type: ignore[assignment]
+        e._word_ids = e._special_tokens_mask = e._attention_mask = None  # type: ignore[assignment]
+        e.overflowing = []
+        e.sequence_ranges = {}
+        return e
+
+    def _materialize(self) -> None:
+        """Build every list from the native arrays (before any list is replaced)."""
+        if self._native is not None:
+            for name in _LISTS:
+                getattr(self, name)
+            self._native = None
+
+    ids = _lazy_list("ids", lambda a: a.ids.tolist())
+    type_ids = _lazy_list("type_ids", lambda a: [a.type_id] * len(a.ids))
+    tokens = _lazy_list("tokens", lambda a: a.tokens())
+    offsets = _lazy_list("offsets", lambda a: list(map(tuple, a.offsets.tolist())))
+    word_ids = _lazy_list("word_ids", lambda a: a.words.tolist())
+    special_tokens_mask = _lazy_list("special_tokens_mask", lambda a: [0] * len(a.ids))
+    attention_mask = _lazy_list("attention_mask", lambda a: [1] * len(a.ids))
+
+    @property
+    def ids_array(self) -> Any:
+        """The ids as a numpy ``int32`` array (no list is built for it)."""
+        import numpy as np
+
+        if self._native is not None and self._ids is None:
+            return self._native.ids
+        return np.asarray(self.ids, dtype=np.int32)
+
+    @property
+    def offsets_array(self) -> Any:
+        """The offsets as a numpy ``int64`` array of shape ``(n, 2)``."""
+        import numpy as np
+
+        if self._native is not None and self._offsets is None:
+            return self._native.offsets
+        return np.asarray(self.offsets, dtype=np.int64).reshape(-1, 2)
+
     # -- basic protocol ------------------------------------------------------------------
     def __len__(self) -> int:
-        return len(self.ids)
+        if self._native is not None:
+            return len(self._native.ids)
+        return len(self._ids)
 
     def __repr__(self) -> str:
         return (
@@ -89,7 +193,7 @@ class Encoding:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Encoding):
             return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+        return all(getattr(self, s) == getattr(other, s) for s in _FIELDS)
 
     @property
     def words(self) -> list[int | None]:
@@ -248,7 +352,8 @@ class Encoding:
         self._assign(first)
 
     def _assign(self, other: Encoding) -> None:
-        for s in self.__slots__:
+        self._materialize()
+        for s in _FIELDS:
             setattr(self, s, getattr(other, s))
 
     def pad(

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from ._plan import Plan, compile_plan, plan_key
 from .added_tokens import AddedToken, AddedVocabulary
 from .decoders import Decoder, cleanup_tokenization, decoder_from_dict
 from .encoding import BatchEncoding, Encoding
@@ -23,6 +24,7 @@ from .models import Model, model_from_dict
 from .normalizers import Normalizer, normalizer_from_dict
 from .offsets import NormalizedString
 from .pre_tokenizers import Anchor, PreTokenizer, pre_tokenizer_from_dict
+from .processors import ByteLevel as ByteLevelProcessor
 from .processors import PostProcessor, default_process, post_processor_from_dict
 
 __all__ = ["Tokenizer", "TRUNCATION_STRATEGIES"]
@@ -100,6 +102,7 @@ class Tokenizer:
         self.model_input_names: list[str] = ["input_ids", "token_type_ids", "attention_mask"]
         self.clean_up_tokenization_spaces = False
         self.special_tokens_map: dict[str, str] = {}
+        self._plan_cache: tuple[Any, Plan | str] | None = None
 
     # ------------------------------------------------------------------ components
     @property
@@ -120,6 +123,37 @@ class Tokenizer:
             f"Tokenizer(model={self.model!r}, normalizer={self.normalizer!r}, pre_tokenizer={self.pre_tokenizer!r}, "
             f"post_processor={self.post_processor!r}, decoder={self.decoder!r}, added_tokens={len(self.added)})"
         )
+
+    # ------------------------------------------------------------------ engine
+    def _plan(self) -> Plan | None:
+        """The compiled native plan, rebuilt when a component changed (``None``: Python)."""
+        key = plan_key(self)
+        cached = self._plan_cache
+        if cached is None or cached[0] != key:
+            cached = self._plan_cache = (key, compile_plan(self))
+        plan = cached[1]
+        return plan if isinstance(plan, Plan) else None
+
+    @property
+    def engine(self) -> str:
+        """Which pipeline encodes: ``"native"`` (one compiled pass per text) or ``"python"``.
+
+        A tokenizer runs natively when every component has a native twin (the README lists
+        them); otherwise the Python pipeline runs as a whole, with identical output.
+        :attr:`engine_reason` says why.
+
+        >>> from codetok.models import WordLevel
+        >>> Tokenizer(WordLevel({"a": 0}, None)).engine
+        'python'
+        """
+        return "native" if self._plan() is not None else "python"
+
+    @property
+    def engine_reason(self) -> str | None:
+        """Why the tokenizer runs the Python pipeline (``None`` when it runs natively)."""
+        self._plan()
+        plan = self._plan_cache[1]  # type: ignore[index]
+        return None if isinstance(plan, Plan) else plan
 
     # ------------------------------------------------------------------ vocabulary
     def add_tokens(self, tokens: Iterable[str | AddedToken]) -> int:
@@ -339,8 +373,19 @@ class Tokenizer:
         return [_piece(t, a, tid) for t, a, tid in zip(texts, anchors, tids)]
 
     def _encode_one(
-        self, text: str, type_id: int, word_idx: int | None, skip: frozenset[str] | None
+        self,
+        text: str,
+        type_id: int,
+        word_idx: int | None,
+        skip: frozenset[str] | None,
+        trim: bool = False,
     ) -> Encoding:
+        if word_idx is None:
+            plan = self._plan()
+            if plan is not None:
+                enc = plan.encode(text, type_id, skip, trim)
+                if enc is not None:
+                    return enc
         texts, anchors, tids = self._splits(text, skip)
         # Word ids: the piece index, or word_idx for every piece of a pre-tokenized word.
         w0, step = (0, 1) if word_idx is None else (word_idx, 0)
@@ -372,14 +417,19 @@ class Tokenizer:
         return Encoding(ids, [type_id] * n, tokens, offsets, words, [0] * n, [1] * n)
 
     def _encode_sequence(
-        self, seq: InputSequence, type_id: int, is_pretokenized: bool, skip: frozenset[str] | None
+        self,
+        seq: InputSequence,
+        type_id: int,
+        is_pretokenized: bool,
+        skip: frozenset[str] | None,
+        trim: bool = False,
     ) -> Encoding:
         if is_pretokenized:
             if isinstance(seq, str):
                 raise ConfigurationError("is_pretokenized=True needs a list of words, got a str")
             parts = [self._encode_one(_check_str(w), type_id, i, skip) for i, w in enumerate(seq)]
             return Encoding.merge(parts, False) if parts else Encoding()
-        return self._encode_one(_check_str(seq), type_id, None, skip)
+        return self._encode_one(_check_str(seq), type_id, None, skip, trim)
 
     def encode(
         self,
@@ -417,7 +467,10 @@ class Tokenizer:
             for t in texts:
                 for s in [t] if isinstance(t, str) else t:
                     skip = self._special_policy(_check_str(s), allowed_special, disallowed_special)
-        enc = self._encode_sequence(sequence, 0, is_pretokenized, skip)
+        # The native plan may apply the ByteLevel post-processor's offset trimming itself;
+        # with a pair or truncation, the Python post-processor does it on the final parts.
+        trim = pair is None and self._truncation is None
+        enc = self._encode_sequence(sequence, 0, is_pretokenized, skip, trim)
         penc = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized, skip)
         return self.post_process(enc, penc, add_special_tokens)
 
@@ -425,6 +478,18 @@ class Tokenizer:
         self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
     ) -> Encoding:
         """Truncate, add special tokens, then pad (fixed length only), as HF does."""
+        native = encoding._native
+        if pair is None and self._truncation is None and native is not None:
+            # Nothing to add and the offsets are final: the arrays stay as they are.
+            post = self.post_processor
+            if post is None or (
+                isinstance(post, ByteLevelProcessor) and (native.trimmed or not post.trim_offsets)
+            ):
+                if post is not None:
+                    encoding.sequence_ranges = {0: (0, len(encoding))}
+                if self._padding is not None:
+                    _pad_encodings([encoding], self._padding)
+                return encoding
         if self._truncation is not None:
             t = self._truncation
             max_length = t["max_length"]
@@ -458,6 +523,10 @@ class Tokenizer:
         num_threads: int | None = None,
     ) -> list[Encoding]:
         """Encode many inputs (strs, or ``(text, pair)`` tuples); pads the batch if set.
+
+        A tokenizer with a native plan (:attr:`engine`) encodes a batch of strs on
+        ``num_threads`` native threads (default: every core) with the GIL released; the
+        result equals a loop of :meth:`encode`.
 
         >>> from codetok.models import WordLevel
         >>> tok = Tokenizer(WordLevel({"a": 0, "<unk>": 1}, "<unk>"))
@@ -495,7 +564,11 @@ class Tokenizer:
             )
 
         items = list(inputs)
-        if num_threads and num_threads > 1 and len(items) > 1:
+        plan = None if is_pretokenized else self._plan()
+        if plan is not None and all(type(x) is str for x in items):
+            skip = self._batch_skip(items, allowed_special, disallowed_special)
+            encodings = self._native_batch(plan, items, skip, add_special_tokens, num_threads)
+        elif num_threads and num_threads > 1 and len(items) > 1:
             with ThreadPoolExecutor(num_threads) as ex:
                 encodings = list(ex.map(one, items))
         else:
@@ -503,6 +576,120 @@ class Tokenizer:
         if self._padding is not None:
             _pad_encodings(encodings, self._padding)
         return encodings
+
+    def _batch_skip(
+        self, texts: list[str], allowed_special: Any, disallowed_special: Any
+    ) -> frozenset[str] | None:
+        """The special-token policy of a batch (raises on a disallowed special, as encode)."""
+        skip = None
+        if allowed_special != "all" or disallowed_special:
+            for t in texts:
+                skip = self._special_policy(t, allowed_special, disallowed_special)
+        return skip
+
+    def _native_batch(
+        self,
+        plan: Plan,
+        texts: list[str],
+        skip: frozenset[str] | None,
+        add_special_tokens: bool,
+        num_threads: int | None,
+    ) -> list[Encoding]:
+        trim = self._truncation is None
+        trim_mode = plan.trim if trim else 0
+        outs = plan.core.encode_batch(
+            texts, plan.skip_ids(skip), trim_mode, _threads(num_threads, len(texts))
+        )
+        encodings = []
+        for text, out in zip(texts, outs):
+            if out is None:
+                enc = self._encode_one(text, 0, None, skip, trim)
+            else:
+                enc = plan.wrap(text, out, 0, trim_mode != 0)
+            encodings.append(self.post_process(enc, None, add_special_tokens))
+        return encodings
+
+    # ------------------------------------------------------------------ ordinary ids
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Token ids of ``text`` with every special token read as plain text (tiktoken's).
+
+        No post-processor tokens, truncation or padding: the ids the model gives.
+
+        Args:
+            text: the text.
+
+        Returns:
+            The token ids.
+
+        >>> from codetok.models import WordLevel
+        >>> from codetok.pre_tokenizers import WhitespaceSplit
+        >>> tok = Tokenizer(WordLevel({"a": 0, "<unk>": 1}, "<unk>"), pre_tokenizer=WhitespaceSplit())
+        >>> tok.encode_ordinary("a b a")
+        [0, 1, 0]
+        """
+        text = _check_str(text)
+        skip = self._ordinary_skip()
+        plan = self._plan()
+        if plan is not None:
+            ids = plan.core.encode_ids(text, plan.skip_ids(skip))
+            if ids is not None:
+                return ids
+        return self._encode_one(text, 0, None, skip).ids
+
+    def encode_ordinary_batch(
+        self, texts: Sequence[str], *, num_threads: int | None = None, flat: bool = False
+    ) -> Any:
+        """:meth:`encode_ordinary` of many texts, on native threads when the plan allows.
+
+        Args:
+            texts: the texts.
+            num_threads: threads for the native plan (default: every core).
+            flat: return ``(ids, bounds)`` numpy arrays instead of lists: all ids in one
+                ``int32`` array, text ``k`` being ``ids[bounds[k]:bounds[k + 1]]``.
+
+        Returns:
+            A list of id lists, or with ``flat`` the two arrays.
+
+        >>> from codetok.models import WordLevel
+        >>> from codetok.pre_tokenizers import WhitespaceSplit
+        >>> tok = Tokenizer(WordLevel({"a": 0, "<unk>": 1}, "<unk>"), pre_tokenizer=WhitespaceSplit())
+        >>> ids, bounds = tok.encode_ordinary_batch(["a b", "a"], flat=True)
+        >>> ids.tolist(), bounds.tolist()
+        ([0, 1, 0], [0, 2, 3])
+        """
+        if isinstance(texts, str):
+            raise ConfigurationError(
+                "encode_ordinary_batch takes a list of texts; use encode_ordinary() for one str"
+            )
+        texts = [_check_str(t) for t in texts]
+        skip = self._ordinary_skip()
+        plan = self._plan()
+        threads = _threads(num_threads, len(texts))
+        if plan is not None:
+            skip_ids = plan.skip_ids(skip)
+            if flat:
+                out = plan.core.encode_flat(texts, skip_ids, threads)
+                if out is not None:
+                    return out
+            else:
+                lists = plan.core.encode_ids_batch(texts, skip_ids, threads)
+                return [
+                    ids if ids is not None else self._encode_one(t, 0, None, skip).ids
+                    for t, ids in zip(texts, lists)
+                ]
+        lists = [self._encode_one(t, 0, None, skip).ids for t in texts]
+        if not flat:
+            return lists
+        import numpy as np
+
+        bounds = np.zeros(len(lists) + 1, dtype=np.int64)
+        np.cumsum([len(x) for x in lists], out=bounds[1:])
+        ids = np.fromiter((i for x in lists for i in x), dtype=np.int32, count=int(bounds[-1]))
+        return ids, bounds
+
+    def _ordinary_skip(self) -> frozenset[str] | None:
+        specials = self.added.special_contents()
+        return frozenset(specials) if specials else None
 
     # ------------------------------------------------------------------ decoding
     def decode(
@@ -980,6 +1167,15 @@ def _piece(text: str, anchor: Anchor, tid: int | None) -> tuple[str, tuple[int, 
     if type(anchor) is int:
         return text, (anchor, anchor + len(text)), tid
     return text, anchor.original_span(0, len(text)), tid  # type: ignore[union-attr]
+
+
+def _threads(num_threads: int | None, n: int) -> int:
+    """Native threads for ``n`` texts: ``num_threads``, by default every core."""
+    if num_threads is None:
+        num_threads = os.cpu_count() or 1
+    if num_threads < 1:
+        raise ConfigurationError(f"num_threads must be >= 1, got {num_threads}")
+    return max(1, min(num_threads, n))
 
 
 def _check_str(x: Any) -> str:

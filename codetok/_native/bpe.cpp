@@ -183,6 +183,14 @@ void BpeKernel::merge_heap(std::vector<int32_t>& c, std::vector<int64_t>& ln) co
     ln.resize(k);
 }
 
+void BpeKernel::merge(std::vector<int32_t>& ids, std::vector<int64_t>& lens) const {
+    if (ids.size() <= 1) return;
+    if (ids.size() <= kScanLimit)
+        merge_scan(ids, lens);
+    else
+        merge_heap(ids, lens);
+}
+
 // Reference: ``BpeCore.encode`` (symbols, merge, then ``char_spans``).
 void BpeKernel::encode(const Cp* s, size_t n, BpeOutput& out) const {
     if (n == 0) return;
@@ -200,12 +208,7 @@ void BpeKernel::encode(const Cp* s, size_t n, BpeOutput& out) const {
     ids.reserve(n);
     lens.reserve(n);
     symbols(s, n, ids, lens);
-    if (ids.size() > 1) {
-        if (ids.size() <= kScanLimit)
-            merge_scan(ids, lens);
-        else
-            merge_heap(ids, lens);
-    }
+    merge(ids, lens);
     // Byte lengths -> char spans (reference: ``char_spans``). A token covering part of a
     // char gets the whole char; spans past the end are clamped to the piece.
     const int64_t nc = static_cast<int64_t>(n);

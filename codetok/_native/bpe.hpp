@@ -42,6 +42,18 @@ class BpeKernel {
     // Encode ``s[0:n]``, appending to ``out``. Thread-safe (reads only).
     void encode(const Cp* s, size_t n, BpeOutput& out) const;
 
+    // For the pipeline (pipeline.hpp), which builds the symbols itself:
+    // the id of one char as a whole symbol (-1: none), the whole-token id of ``s[0:n]``
+    // when merges are ignored (-1: not a token, or merges apply), and the merge loop.
+    int32_t symbol_id(Cp c) const { return char_id(0, c); }
+    int32_t whole_token(const Cp* s, size_t n) const {
+        if (!opts_.ignore_merges) return -1;
+        const StrMap::Entry* e = vocab_.find(s, n);
+        return e == nullptr ? -1 : e->value;
+    }
+    void merge(std::vector<int32_t>& ids, std::vector<int64_t>& lens) const;
+    const BpeOptions& options() const { return opts_; }
+
   private:
     // id of (variant prefix) + c + (variant suffix), or -1.
     int32_t char_id(int variant, Cp c) const {

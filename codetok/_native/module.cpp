@@ -4,13 +4,19 @@
 // flat buffers with the GIL released, then build the Python results. It holds no rules:
 // options are validated and errors are raised by the models in codetok/models/. Each class
 // has a pure-Python twin with the same interface in codetok/_reference/.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <memory>
+#include <thread>
 #include <unordered_map>
 
 #include "bpe.hpp"
+#include "pipeline.hpp"
 #include "unigram.hpp"
 #include "wordpiece.hpp"
 
@@ -262,7 +268,7 @@ class BpeCore {
         o.fuse_unk = fuse_unk;
         o.byte_fallback = byte_fallback;
         o.ignore_merges = ignore_merges;
-        kernel_ = std::make_unique<codetok::BpeKernel>(std::move(o));
+        kernel_ = std::make_shared<codetok::BpeKernel>(std::move(o));
         std::vector<Cp> buf;
         for (auto item : vocab) {
             buf.clear();
@@ -372,8 +378,186 @@ class BpeCore {
         return counts;
     }
 
+  public:
+    std::shared_ptr<const codetok::BpeKernel> kernel() const { return kernel_; }
+
+  private:
     TokenMaker tokens_;
-    std::unique_ptr<codetok::BpeKernel> kernel_;
+    std::shared_ptr<codetok::BpeKernel> kernel_;
+};
+
+// --------------------------------------------------------------------- byte pipeline
+// One added-token matcher from ``[(content, id, lstrip, rstrip, special), ...]``.
+codetok::AddedMatcher added_matcher(const py::list& entries, const std::vector<Cp>& ws) {
+    codetok::AddedMatcher m;
+    m.set_whitespace(ws);
+    std::vector<Cp> buf;
+    for (auto item : entries) {
+        py::tuple t = py::reinterpret_borrow<py::tuple>(item);
+        if (t.size() != 5) throw py::value_error("an added entry is (content, id, lstrip, rstrip, special)");
+        buf.clear();
+        append_cps(t[0].ptr(), buf);
+        if (buf.empty()) throw py::value_error("an added token needs non-empty content");
+        codetok::AddedEntry e;
+        e.id = checked_id(t[1], "added token id");
+        e.lstrip = t[2].cast<bool>();
+        e.rstrip = t[3].cast<bool>();
+        e.special = t[4].cast<bool>();
+        m.add(buf.data(), buf.size(), e);
+    }
+    return m;
+}
+
+std::vector<int32_t> sorted_ids(const py::handle& ids) {
+    std::vector<int32_t> out;
+    for (auto v : ids) out.push_back(checked_id(v, "skipped id"));
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+template <class T>
+py::array_t<T> to_array(const std::vector<T>& v, size_t rows, size_t cols) {
+    py::array_t<T> a = cols == 1 ? py::array_t<T>(static_cast<py::ssize_t>(rows))
+                                 : py::array_t<T>({static_cast<py::ssize_t>(rows),
+                                                   static_cast<py::ssize_t>(cols)});
+    if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(T));
+    return a;
+}
+
+// Run ``fn(k)`` for k in [0, n) on up to ``threads`` threads (the caller's included).
+template <class Fn>
+void parallel_for(size_t n, long long threads, Fn fn) {
+    const size_t t = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(1LL, threads)), n));
+    std::atomic<size_t> next{0};
+    auto work = [&]() {
+        for (size_t k = next++; k < n; k = next++) fn(k);
+    };
+    std::vector<std::thread> pool;
+    for (size_t i = 1; i < t; ++i) pool.emplace_back(work);
+    work();
+    for (std::thread& th : pool) th.join();
+}
+
+class BytePipelineCore {
+  public:
+    BytePipelineCore(const BpeCore& bpe, const py::list& values, int scanner,
+                     bool add_prefix_space, const py::list& byte_symbols, const py::list& raw,
+                     const py::list& norm, const py::str& whitespace) {
+        codetok::PipelineSpec spec;
+        spec.scanner = static_cast<codetok::Scanner>(scanner);
+        spec.add_prefix_space = add_prefix_space;
+        if (byte_symbols.size() != 256) throw py::value_error("byte_symbols must hold 256 ids");
+        for (size_t b = 0; b < 256; ++b) spec.byte_symbol[b] = checked_id(byte_symbols[b], "byte symbol");
+        const size_t nv = values.size();
+        spec.has_value.assign(nv, 0);
+        spec.lead.assign(nv, 0);
+        spec.trail.assign(nv, 0);
+        std::vector<Cp> buf;
+        for (size_t i = 0; i < nv; ++i) {
+            PyObject* v = PyList_GET_ITEM(values.ptr(), static_cast<py::ssize_t>(i));
+            if (v == Py_None) continue;
+            buf.clear();
+            append_cps(v, buf);
+            spec.has_value[i] = 1;
+            spec.lead[i] = codetok::lead_spaces(buf.data(), buf.size());
+            spec.trail[i] = codetok::trail_spaces(buf.data(), buf.size());
+        }
+        std::vector<Cp> ws = cps_of(whitespace);
+        kernel_ = std::make_unique<codetok::BytePipeline>(
+            bpe.kernel(), std::move(spec), added_matcher(raw, ws), added_matcher(norm, ws));
+    }
+
+    // ``(ids, offsets, words, added)`` as numpy arrays, or None (the Python path decides).
+    py::object encode(const py::str& text, const py::handle& skip, int trim) const {
+        thread_local std::vector<Cp> cps;
+        cps.clear();
+        append_cps(text.ptr(), cps);
+        std::vector<int32_t> sk = sorted_ids(skip);
+        codetok::Encoded out;
+        {
+            py::gil_scoped_release nogil;
+            kernel_->encode(cps.data(), cps.size(), sk, trim, true, out);
+        }
+        return arrays(out);
+    }
+
+    // Token ids only, as a list; None when the Python path must decide.
+    py::object encode_ids(const py::str& text, const py::handle& skip) const {
+        thread_local std::vector<Cp> cps;
+        cps.clear();
+        append_cps(text.ptr(), cps);
+        std::vector<int32_t> sk = sorted_ids(skip);
+        codetok::Encoded out;
+        {
+            py::gil_scoped_release nogil;
+            kernel_->encode(cps.data(), cps.size(), sk, 0, false, out);
+        }
+        if (!out.ok) return py::none();
+        return int_list(out.ids.data(), out.ids.size());
+    }
+
+    // ``encode`` of every text on native threads; entries are None where it would be.
+    py::list encode_batch(const py::handle& texts, const py::handle& skip, int trim,
+                          long long threads) const {
+        std::vector<codetok::Encoded> outs = run(texts, skip, trim, true, threads);
+        py::list result(outs.size());
+        for (size_t k = 0; k < outs.size(); ++k)
+            PyList_SET_ITEM(result.ptr(), k, arrays(outs[k]).release().ptr());
+        return result;
+    }
+
+    py::list encode_ids_batch(const py::handle& texts, const py::handle& skip,
+                              long long threads) const {
+        std::vector<codetok::Encoded> outs = run(texts, skip, 0, false, threads);
+        py::list result(outs.size());
+        for (size_t k = 0; k < outs.size(); ++k) {
+            py::object o = outs[k].ok ? py::object(int_list(outs[k].ids.data(), outs[k].ids.size()))
+                                      : py::object(py::none());
+            PyList_SET_ITEM(result.ptr(), k, o.release().ptr());
+        }
+        return result;
+    }
+
+    // All ids of all texts in one int32 array, and the int64 bounds (text k is
+    // ids[bounds[k]:bounds[k + 1]]); None when any text needs the Python path.
+    py::object encode_flat(const py::handle& texts, const py::handle& skip,
+                           long long threads) const {
+        std::vector<codetok::Encoded> outs = run(texts, skip, 0, false, threads);
+        std::vector<int64_t> bounds{0};
+        for (const auto& o : outs) {
+            if (!o.ok) return py::none();
+            bounds.push_back(bounds.back() + static_cast<int64_t>(o.ids.size()));
+        }
+        py::array_t<int32_t> ids(static_cast<py::ssize_t>(bounds.back()));
+        int32_t* dst = ids.mutable_data();
+        for (const auto& o : outs) {
+            if (!o.ids.empty()) std::memcpy(dst, o.ids.data(), o.ids.size() * sizeof(int32_t));
+            dst += o.ids.size();
+        }
+        return py::make_tuple(ids, to_array(bounds, bounds.size(), 1));
+    }
+
+  private:
+    std::vector<codetok::Encoded> run(const py::handle& texts, const py::handle& skip, int trim,
+                                      bool want_offsets, long long threads) const {
+        Flat f = flatten(texts);
+        std::vector<int32_t> sk = sorted_ids(skip);
+        std::vector<codetok::Encoded> outs(f.size());
+        py::gil_scoped_release nogil;
+        parallel_for(f.size(), threads, [&](size_t k) {
+            kernel_->encode(f.at(k), f.len(k), sk, trim, want_offsets, outs[k]);
+        });
+        return outs;
+    }
+
+    static py::object arrays(const codetok::Encoded& out) {
+        if (!out.ok) return py::none();
+        const size_t n = out.ids.size();
+        return py::make_tuple(to_array(out.ids, n, 1), to_array(out.offsets, n, 2),
+                              to_array(out.words, n, 1), to_array(out.added, out.added.size() / 3, 3));
+    }
+
+    std::unique_ptr<codetok::BytePipeline> kernel_;
 };
 
 // ------------------------------------------------------------------------- WordPiece
@@ -549,6 +733,8 @@ class UnigramCore {
 
 }  // namespace
 
+void bind_pretokenize(py::module_& m);  // bind_pretokenize.cpp
+
 PYBIND11_MODULE(_core, m) {
     m.doc() = "codetok native kernels (private; see codetok/_reference for the readable twins)";
     py::class_<BpeCore>(m, "BpeCore")
@@ -562,6 +748,29 @@ PYBIND11_MODULE(_core, m) {
         .def("tokenize_batch", &BpeCore::tokenize_batch, py::arg("pieces"))
         .def("encode_offsets", &BpeCore::encode_offsets, py::arg("pieces"), py::arg("anchors"),
              py::arg("word_start"), py::arg("word_step"));
+    py::class_<BytePipelineCore>(m, "BytePipeline")
+        .def(py::init<const BpeCore&, const py::list&, int, bool, const py::list&, const py::list&,
+                      const py::list&, const py::str&>(),
+             py::arg("bpe"), py::arg("values"), py::arg("scanner"), py::arg("add_prefix_space"),
+             py::arg("byte_symbols"), py::arg("raw_added"), py::arg("norm_added"),
+             py::arg("whitespace"))
+        .def("encode", &BytePipelineCore::encode, py::arg("text"), py::arg("skip"),
+             py::arg("trim"))
+        .def("encode_ids", &BytePipelineCore::encode_ids, py::arg("text"), py::arg("skip"))
+        .def("encode_batch", &BytePipelineCore::encode_batch, py::arg("texts"), py::arg("skip"),
+             py::arg("trim"), py::arg("threads"))
+        .def("encode_ids_batch", &BytePipelineCore::encode_ids_batch, py::arg("texts"),
+             py::arg("skip"), py::arg("threads"))
+        .def("encode_flat", &BytePipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),
+             py::arg("threads"));
+    bind_pretokenize(m);
+    m.attr("PY_SPACE") = [] {
+        std::vector<Cp> out;
+        for (Cp c = 0; c < 0x110000; ++c)
+            if (codetok::py_isspace(c)) out.push_back(c);
+        return py::reinterpret_steal<py::str>(PyUnicode_FromKindAndData(
+            PyUnicode_4BYTE_KIND, out.data(), static_cast<py::ssize_t>(out.size())));
+    }();
     py::class_<WordPieceCore>(m, "WordPieceCore")
         .def(py::init<const py::dict&, const py::handle&, const py::str&, long long>(),
              py::arg("vocab"), py::arg("token_type"), py::kw_only(), py::arg("prefix"),

@@ -1,0 +1,73 @@
+// See added.hpp. Mirrors ``AddedVocabulary.find`` and ``trie_pattern``.
+#include "added.hpp"
+
+namespace codetok {
+
+void AddedMatcher::add(const Cp* s, size_t n, AddedEntry e) {
+    int32_t node = 0;
+    for (size_t i = 0; i < n; ++i) {
+        int32_t next = child(node, s[i]);
+        if (next < 0) {
+            next = static_cast<int32_t>(nodes_.size());
+            nodes_.emplace_back();
+            edges_.emplace((static_cast<uint64_t>(node) << 32) | s[i], next);
+        }
+        node = next;
+    }
+    if (n > 0 && s[0] < kFirstDense) first_[s[0]] = 1;
+    Node& leaf = nodes_[static_cast<size_t>(node)];
+    if (leaf.entry >= 0) return;  // as ``dict.setdefault``: the first content wins
+    leaf.entry = static_cast<int32_t>(entries_.size());
+    entries_.push_back(e);
+}
+
+std::pair<size_t, int32_t> AddedMatcher::longest(const Cp* s, size_t i, size_t end) const {
+    int32_t node = 0;
+    size_t best_end = i;
+    int32_t best = -1;
+    for (size_t j = i; j < end; ++j) {
+        node = child(node, s[j]);
+        if (node < 0) break;
+        const int32_t e = nodes_[static_cast<size_t>(node)].entry;
+        if (e >= 0) {
+            best = e;
+            best_end = j + 1;
+        }
+    }
+    return {best_end, best};
+}
+
+void AddedMatcher::find(const Cp* s, size_t start, size_t end, const std::vector<int32_t>& skip,
+                        std::vector<AddedSegment>& out) const {
+    size_t pos = start;  // end of the last emitted part
+    size_t cur = start;  // where the next search starts (after the last raw match)
+    while (cur < end && !entries_.empty()) {
+        if (!may_start(s[cur])) {
+            ++cur;
+            continue;
+        }
+        auto [mend, k] = longest(s, cur, end);
+        if (k < 0) {
+            ++cur;
+            continue;
+        }
+        size_t ms = cur;
+        size_t me = mend;
+        cur = mend;
+        const AddedEntry& e = entries_[static_cast<size_t>(k)];
+        if (e.special && std::binary_search(skip.begin(), skip.end(), e.id)) continue;
+        if (e.lstrip) {
+            size_t a = ms;
+            while (a > start && is_whitespace(s[a - 1])) --a;
+            ms = std::max(a, pos);
+        }
+        if (e.rstrip)
+            while (me < end && is_whitespace(s[me])) ++me;
+        if (pos < ms) out.push_back(AddedSegment{-1, pos, ms});
+        out.push_back(AddedSegment{k, ms, me});
+        pos = me;
+    }
+    if (pos < end || out.empty()) out.push_back(AddedSegment{-1, pos, end});
+}
+
+}  // namespace codetok

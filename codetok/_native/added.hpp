@@ -1,0 +1,76 @@
+// Added and special tokens: finding them in text before anything else runs.
+//
+// Native twin of ``AddedVocabulary.find`` (codetok/added_tokens.py): leftmost-longest
+// matching of every content at once over a code-point trie; a match the policy skips is
+// passed over whole (the search goes on after it, as a regex ``finditer`` would); ``lstrip``
+// and ``rstrip`` widen a match over Unicode whitespace. Not handled here: ``single_word``
+// (a tokenizer with such a token runs the Python pipeline).
+#pragma once
+
+#include <algorithm>
+#include <unordered_map>
+#include <vector>
+
+#include "common.hpp"
+
+namespace codetok {
+
+struct AddedEntry {
+    int32_t id = 0;
+    bool lstrip = false;
+    bool rstrip = false;
+    bool special = false;
+};
+
+// One part of a text: an added token (``entry`` >= 0) or the text between them (-1).
+struct AddedSegment {
+    int32_t entry;
+    size_t start;
+    size_t end;
+};
+
+class AddedMatcher {
+  public:
+    AddedMatcher() : nodes_(1) {}
+
+    // Register ``s[0:n]`` (n > 0); the first registration of a content wins.
+    void add(const Cp* s, size_t n, AddedEntry e);
+    // Characters that ``lstrip`` / ``rstrip`` swallow.
+    void set_whitespace(std::vector<Cp> ws) {
+        std::sort(ws.begin(), ws.end());
+        whitespace_ = std::move(ws);
+    }
+    bool empty() const { return entries_.empty(); }
+    const AddedEntry& entry(int32_t k) const { return entries_[static_cast<size_t>(k)]; }
+
+    // Cut ``s[start:end]`` into segments covering it in order. Special tokens whose id is
+    // in the sorted ``skip`` are left in the text. Segments of text may be empty.
+    void find(const Cp* s, size_t start, size_t end, const std::vector<int32_t>& skip,
+              std::vector<AddedSegment>& out) const;
+
+  private:
+    struct Node {
+        int32_t entry = -1;  // the content ending here, if any
+    };
+    // Longest content starting at ``i`` (its end and entry), or entry -1.
+    std::pair<size_t, int32_t> longest(const Cp* s, size_t i, size_t end) const;
+    int32_t child(int32_t node, Cp c) const {
+        auto it = edges_.find((static_cast<uint64_t>(node) << 32) | c);
+        return it == edges_.end() ? -1 : it->second;
+    }
+    bool is_whitespace(Cp c) const {
+        return std::binary_search(whitespace_.begin(), whitespace_.end(), c);
+    }
+    bool may_start(Cp c) const {
+        return c < kFirstDense ? first_[c] != 0 : child(0, c) >= 0;
+    }
+
+    static constexpr Cp kFirstDense = 0x10000;
+    std::vector<Node> nodes_;
+    std::unordered_map<uint64_t, int32_t> edges_;
+    std::vector<uint8_t> first_ = std::vector<uint8_t>(kFirstDense, 0);
+    std::vector<AddedEntry> entries_;
+    std::vector<Cp> whitespace_;
+};
+
+}  // namespace codetok

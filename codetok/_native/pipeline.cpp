@@ -1,0 +1,331 @@
+// See pipeline.hpp. Comments name the Python function each block mirrors.
+#include "pipeline.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace codetok {
+
+// ---------------------------------------------------------------------------- helpers
+bool py_isspace(Cp c) {
+    if (c <= 0x20) return c == 0x20 || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
+    if (c < 0x85) return false;
+    switch (c) {
+        case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029: case 0x202F:
+        case 0x205F: case 0x3000:
+            return true;
+        default:
+            return c >= 0x2000 && c <= 0x200A;
+    }
+}
+
+namespace {
+constexpr Cp kSpaceChar = 0x120;  // "Ġ", the byte-level form of " "
+
+bool trim_char(Cp c) { return c == kSpaceChar || py_isspace(c); }
+
+// GPT-2's bytes_to_unicode (codetok/_bytes.py): printable bytes stand for themselves, the
+// others take the code points from 256 on, in byte order.
+std::array<Cp, 256> byte_alphabet() {
+    std::array<Cp, 256> out{};
+    Cp next = 256;
+    for (int b = 0; b < 256; ++b) {
+        const bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE;
+        out[b] = printable ? static_cast<Cp>(b) : next++;
+    }
+    return out;
+}
+}  // namespace
+
+uint16_t lead_spaces(const Cp* s, size_t n) {
+    size_t k = 0;
+    while (k < n && trim_char(s[k])) ++k;
+    return static_cast<uint16_t>(std::min<size_t>(k, 0xFFFF));
+}
+
+uint16_t trail_spaces(const Cp* s, size_t n) {
+    size_t k = 0;
+    while (k < n && trim_char(s[n - 1 - k])) ++k;
+    return static_cast<uint16_t>(std::min<size_t>(k, 0xFFFF));
+}
+
+// ------------------------------------------------------------------------- PieceCache
+bool PieceCache::find(const Cp* s, size_t n, uint64_t h, const int32_t*& ids,
+                      const int64_t*& lens, size_t& count) const {
+    size_t i = mix64(h) & (kSlots - 1);
+    while (slots_[i].key_len != 0) {
+        const Slot& sl = slots_[i];
+        if (sl.hash == h && sl.key_len == n &&
+            std::equal(s, s + n, keys_.data() + sl.key_off)) {
+            ids = ids_.data() + sl.val_off;
+            lens = lens_.data() + sl.val_off;
+            count = sl.val_len;
+            return true;
+        }
+        i = (i + 1) & (kSlots - 1);
+    }
+    return false;
+}
+
+void PieceCache::put(const Cp* s, size_t n, uint64_t h, const std::vector<int32_t>& ids,
+                     const std::vector<int64_t>& lens) {
+    if (n == 0 || n > kMaxKeyChars / 64) return;
+    if (count_ >= kMaxEntries || keys_.size() + n > kMaxKeyChars) clear();
+    size_t i = mix64(h) & (kSlots - 1);
+    while (slots_[i].key_len != 0) i = (i + 1) & (kSlots - 1);
+    Slot& sl = slots_[i];
+    sl.hash = h;
+    sl.key_off = static_cast<uint32_t>(keys_.size());
+    sl.key_len = static_cast<uint32_t>(n);
+    sl.val_off = static_cast<uint32_t>(ids_.size());
+    sl.val_len = static_cast<uint32_t>(ids.size());
+    keys_.insert(keys_.end(), s, s + n);
+    ids_.insert(ids_.end(), ids.begin(), ids.end());
+    lens_.insert(lens_.end(), lens.begin(), lens.end());
+    ++count_;
+}
+
+void PieceCache::clear() {
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+    keys_.clear();
+    ids_.clear();
+    lens_.clear();
+    count_ = 0;
+}
+
+// ----------------------------------------------------------------------- BytePipeline
+
+BytePipeline::BytePipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec,
+                           AddedMatcher raw, AddedMatcher norm)
+    : bpe_(std::move(bpe)),
+      spec_(std::move(spec)),
+      raw_(std::move(raw)),
+      norm_(std::move(norm)),
+      byte_char_(byte_alphabet()) {}
+
+std::unique_ptr<PipelineScratch> BytePipeline::take_scratch() const {
+    {
+        std::lock_guard<std::mutex> lock(pool_mutex_);
+        if (!pool_.empty()) {
+            std::unique_ptr<Scratch> w = std::move(pool_.back());
+            pool_.pop_back();
+            return w;
+        }
+    }
+    return std::make_unique<Scratch>();
+}
+
+void BytePipeline::give_scratch(std::unique_ptr<PipelineScratch> w) const {
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    pool_.push_back(std::move(w));
+}
+
+// Reference: ``Tokenizer._splits`` + ``_encode_one`` (without a normalizer), then
+// ``trim_byte_level_offsets`` when the ByteLevel post-processor trims.
+void BytePipeline::encode(const Cp* t, size_t n, const std::vector<int32_t>& skip, int trim,
+                          bool want_offsets, Encoded& out) const {
+    out.clear();
+    std::unique_ptr<Scratch> scratch = take_scratch();
+    Scratch& w = *scratch;
+    w.raw.clear();
+    out.ids.reserve(n / 4 + 16);
+    if (want_offsets) {
+        out.offsets.reserve(2 * (n / 4 + 16));
+        out.words.reserve(n / 4 + 16);
+    }
+    int32_t word = 0;
+    auto emit_added = [&](const AddedMatcher& m, const AddedSegment& seg) {
+        out.added.push_back(static_cast<int64_t>(out.ids.size()));
+        out.added.push_back(static_cast<int64_t>(seg.start));
+        out.added.push_back(static_cast<int64_t>(seg.end));
+        out.ids.push_back(m.entry(seg.entry).id);
+        if (want_offsets) {
+            out.offsets.push_back(static_cast<int64_t>(seg.start));
+            out.offsets.push_back(static_cast<int64_t>(seg.end));
+            out.words.push_back(word);
+        }
+        ++word;
+    };
+    raw_.find(t, 0, n, skip, w.raw);
+    for (const AddedSegment& seg : w.raw) {
+        if (seg.entry >= 0) {
+            emit_added(raw_, seg);
+            continue;
+        }
+        if (seg.start == seg.end) continue;
+        w.norm.clear();
+        norm_.find(t, seg.start, seg.end, skip, w.norm);
+        for (const AddedSegment& sub : w.norm) {
+            if (sub.entry >= 0) {
+                emit_added(norm_, sub);
+            } else if (sub.start < sub.end) {
+                encode_segment(t, sub.start, sub.end, want_offsets, w, word, out);
+                if (!out.ok) break;
+            }
+        }
+        if (!out.ok) break;
+    }
+    give_scratch(std::move(scratch));
+    if (out.ok && trim != 0 && want_offsets) trim_offsets(t, trim == 2, out);
+}
+
+// Reference: ``ByteLevel.split`` (prefix space, GPT-2 regex) or ``Split`` then ByteLevel
+// without its regex; each piece then goes through the model (``BPE.encode_pieces``).
+void BytePipeline::encode_segment(const Cp* t, size_t a, size_t b, bool want_offsets,
+                                  Scratch& w, int32_t& word, Encoded& out) const {
+    const size_t pre = (spec_.add_prefix_space && t[a] != ' ') ? 1 : 0;
+    const Cp* s = t + a;
+    size_t n = b - a;
+    if (pre) {
+        w.text.assign(1, ' ');
+        w.text.insert(w.text.end(), s, s + n);
+        s = w.text.data();
+        n = w.text.size();
+    }
+    w.ends.clear();
+    scan(spec_.scanner, s, n, w.ends);
+    // Char k of ``s`` stands for original chars [orig(k), orig(k) + 1); the prefix space is
+    // aligned to the segment's first char, as ``NormalizedString.prepend`` does.
+    auto orig = [&](size_t k) -> int64_t {
+        return static_cast<int64_t>(a + (k < pre ? 0 : k - pre));
+    };
+    size_t p0 = 0;
+    for (uint32_t p1 : w.ends) {
+        const Cp* p = s + p0;
+        const size_t len = p1 - p0;
+        // Fast path: a short ASCII piece that is one token.
+        const uint64_t key = PieceCache::short_key(p, len);
+        const int32_t hit = key ? w.cache.find_short(key) : -1;
+        if (hit >= 0) {
+            out.ids.push_back(hit);
+            if (want_offsets) {
+                out.offsets.push_back(orig(p0));
+                out.offsets.push_back(orig(p1 - 1) + 1);
+                out.words.push_back(word);
+            }
+            ++word;
+            p0 = p1;
+            continue;
+        }
+        const int32_t* ids;
+        const int64_t* lens;
+        size_t count;
+        if (!encode_piece(p, len, w, ids, lens, count)) {
+            out.ok = false;
+            return;
+        }
+        if (key && count == 1) w.cache.put_short(key, ids[0]);
+        out.ids.insert(out.ids.end(), ids, ids + count);
+        if (want_offsets) {
+            bool ascii = true;
+            for (size_t k = 0; k < len; ++k)
+                if (p[k] >= 0x80) {
+                    ascii = false;
+                    break;
+                }
+            if (!ascii) {
+                w.byte_char.clear();
+                for (size_t k = 0; k < len; ++k)
+                    for (int q = utf8_len(p[k]); q > 0; --q)
+                        w.byte_char.push_back(static_cast<uint32_t>(k));
+            }
+            int64_t pos = 0;
+            for (size_t j = 0; j < count; ++j) {
+                const int64_t end = pos + lens[j];
+                const size_t c0 = ascii ? static_cast<size_t>(pos) : w.byte_char[pos];
+                const size_t c1 = ascii ? static_cast<size_t>(end - 1) : w.byte_char[end - 1];
+                out.offsets.push_back(orig(p0 + c0));
+                out.offsets.push_back(orig(p0 + c1) + 1);
+                out.words.push_back(word);
+                pos = end;
+            }
+        }
+        ++word;
+        p0 = p1;
+    }
+}
+
+// One piece through the byte-level alphabet and BPE (``BPE.encode_pieces``), cached.
+bool BytePipeline::encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& ids,
+                                const int64_t*& lens, size_t& count) const {
+    const uint64_t h = hash_cps(p, n);
+    if (w.cache.find(p, n, h, ids, lens, count)) return true;
+    w.ids.clear();
+    w.lens.clear();
+    std::array<uint8_t, 4> buf{};
+    const bool whole = bpe_->options().ignore_merges;
+    if (whole) w.bytechars.clear();
+    for (size_t k = 0; k < n; ++k) {
+        const Cp c = p[k];
+        int m = 0;
+        if (c < 0x80) {
+            buf[m++] = static_cast<uint8_t>(c);
+        } else if (c < 0x800) {
+            buf[m++] = static_cast<uint8_t>(0xC0 | (c >> 6));
+            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            buf[m++] = static_cast<uint8_t>(0xE0 | (c >> 12));
+            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F));
+            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
+        } else {
+            buf[m++] = static_cast<uint8_t>(0xF0 | (c >> 18));
+            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F));
+            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F));
+            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
+        }
+        for (int q = 0; q < m; ++q) {
+            w.ids.push_back(spec_.byte_symbol[buf[q]]);
+            w.lens.push_back(1);
+            if (whole) w.bytechars.push_back(byte_char_[buf[q]]);
+        }
+    }
+    const int32_t tid = whole ? bpe_->whole_token(w.bytechars.data(), w.bytechars.size()) : -1;
+    if (tid >= 0) {
+        int64_t total = static_cast<int64_t>(w.ids.size());
+        w.ids.assign(1, tid);
+        w.lens.assign(1, total);
+    } else {
+        bpe_->merge(w.ids, w.lens);
+    }
+    for (int32_t id : w.ids)
+        if (id < 0 || static_cast<size_t>(id) >= spec_.has_value.size() ||
+            !spec_.has_value[static_cast<size_t>(id)])
+            return false;
+    w.cache.put(p, n, h, w.ids, w.lens);
+    ids = w.ids.data();
+    lens = w.lens.data();
+    count = w.ids.size();
+    return true;
+}
+
+// Reference: ``trim_byte_level_offsets`` (codetok/processors.py).
+void BytePipeline::trim_offsets(const Cp* t, bool add_prefix_space, Encoded& out) const {
+    size_t next_added = 0;
+    const size_t n = out.ids.size();
+    for (size_t i = 0; i < n; ++i) {
+        uint16_t lead, trail;
+        if (next_added < out.added.size() &&
+            static_cast<size_t>(out.added[next_added]) == i) {
+            const size_t s = static_cast<size_t>(out.added[next_added + 1]);
+            const size_t e = static_cast<size_t>(out.added[next_added + 2]);
+            lead = lead_spaces(t + s, e - s);
+            trail = trail_spaces(t + s, e - s);
+            next_added += 3;
+        } else {
+            const size_t id = static_cast<size_t>(out.ids[i]);
+            lead = spec_.lead[id];
+            trail = spec_.trail[id];
+        }
+        if (lead == 0 && trail == 0) continue;
+        int64_t& s = out.offsets[2 * i];
+        int64_t& e = out.offsets[2 * i + 1];
+        if (lead) {
+            int64_t l = lead;
+            if ((i == 0 || s == 0) && add_prefix_space && lead == 1) l = 0;
+            s = std::min<int64_t>(s + l, e);
+        }
+        if (trail && e >= trail) e = std::max<int64_t>(e - trail, s);
+    }
+}
+
+}  // namespace codetok

@@ -1,0 +1,163 @@
+// The native plan of a byte-level BPE tokenizer: text -> ids, offsets and word ids in one
+// pass, with no Python object per piece or per token.
+//
+// It runs what ``Tokenizer._encode_one`` and ``ByteLevel`` post-processing do in Python
+// (codetok/tokenizer.py, the readable specification and the test oracle) for the components
+// it supports: added/special tokens (raw and normalized matchers, no normalizer), a scanner
+// from pretokenize.hpp (the GPT-2 pattern of ``ByteLevel`` or a well-known ``Split``
+// pattern), bytes to the byte-level alphabet, BPE with a per-piece cache, and the offset
+// trimming of the ``ByteLevel`` post-processor. codetok/_plan.py decides what is supported
+// and builds the plan; anything else runs the Python pipeline as a whole.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "added.hpp"
+#include "bpe.hpp"
+#include "pretokenize.hpp"
+
+namespace codetok {
+
+// What one text (one sequence) becomes. Offsets index the caller's str (code points).
+struct Encoded {
+    std::vector<int32_t> ids;
+    std::vector<int64_t> offsets;  // start0, end0, start1, end1, ... (when asked for)
+    std::vector<int32_t> words;    // pre-tokenized piece index of each token (when asked for)
+    std::vector<int64_t> added;    // token index, start, end of each added-token match
+    bool ok = true;                // false: a token has no string (the Python path decides)
+    void clear() {
+        ids.clear();
+        offsets.clear();
+        words.clear();
+        added.clear();
+        ok = true;
+    }
+};
+
+// Byte-level BPE results of recently seen pieces: piece code points -> ids and byte lengths.
+// Short ASCII pieces that are one token (most pieces of code and English) live in a
+// separate table keyed by the packed characters, so a hit costs one probe.
+class PieceCache {
+  public:
+    PieceCache() : slots_(kSlots), short_(kShortSlots) {}
+
+    // Up to 7 ASCII chars packed with their count (0: the piece does not qualify).
+    static uint64_t short_key(const Cp* s, size_t n) {
+        if (n > 7) return 0;
+        uint64_t key = static_cast<uint64_t>(n) << 56;
+        for (size_t k = 0; k < n; ++k) {
+            if (s[k] >= 0x80) return 0;
+            key |= static_cast<uint64_t>(s[k]) << (8 * k);
+        }
+        return key;
+    }
+    // The single token of a short piece, or -1.
+    int32_t find_short(uint64_t key) const {
+        size_t i = mix64(key) & (kShortSlots - 1);
+        while (short_[i].key != 0) {
+            if (short_[i].key == key) return short_[i].id;
+            i = (i + 1) & (kShortSlots - 1);
+        }
+        return -1;
+    }
+    void put_short(uint64_t key, int32_t id) {
+        if (short_count_ >= kShortSlots / 2) {
+            std::fill(short_.begin(), short_.end(), ShortSlot{});
+            short_count_ = 0;
+        }
+        size_t i = mix64(key) & (kShortSlots - 1);
+        while (short_[i].key != 0) i = (i + 1) & (kShortSlots - 1);
+        short_[i] = ShortSlot{key, id};
+        ++short_count_;
+    }
+
+    // The cached tokens of ``s[0:n]`` (hash ``h``): ``count`` and pointers, or false.
+    bool find(const Cp* s, size_t n, uint64_t h, const int32_t*& ids, const int64_t*& lens,
+              size_t& count) const;
+    void put(const Cp* s, size_t n, uint64_t h, const std::vector<int32_t>& ids,
+             const std::vector<int64_t>& lens);
+
+  private:
+    struct Slot {
+        uint64_t hash = 0;
+        uint32_t key_off = 0, key_len = 0;  // key_len 0: empty slot
+        uint32_t val_off = 0, val_len = 0;
+    };
+    struct ShortSlot {
+        uint64_t key = 0;
+        int32_t id = -1;
+    };
+    void clear();
+    static constexpr size_t kShortSlots = size_t{1} << 15;
+    static constexpr size_t kSlots = size_t{1} << 16;
+    static constexpr size_t kMaxEntries = kSlots / 2;
+    static constexpr size_t kMaxKeyChars = size_t{1} << 22;
+    std::vector<Slot> slots_;
+    std::vector<Cp> keys_;
+    std::vector<int32_t> ids_;
+    std::vector<int64_t> lens_;
+    size_t count_ = 0;
+    std::vector<ShortSlot> short_;
+    size_t short_count_ = 0;
+};
+
+struct PipelineSpec {
+    Scanner scanner = Scanner::Gpt2;
+    bool add_prefix_space = false;          // ByteLevel pre-tokenizer's, per text segment
+    std::array<int32_t, 256> byte_symbol{};  // id of each byte's byte-level character
+    std::vector<uint8_t> has_value;         // per id: the model has a token string for it
+    std::vector<uint16_t> lead, trail;      // per id: leading / trailing spaces of its string
+};
+
+// Per-call working memory (reused through a pool, so a call allocates nothing once warm).
+struct PipelineScratch {
+    PieceCache cache;
+    std::vector<AddedSegment> raw, norm;
+    std::vector<Cp> text;             // a segment, with the prefix space when one is added
+    std::vector<uint32_t> ends;       // scanner output
+    std::vector<int32_t> ids;         // BPE of one piece
+    std::vector<int64_t> lens;
+    std::vector<Cp> bytechars;        // the piece in the byte-level alphabet (ignore_merges)
+    std::vector<uint32_t> byte_char;  // byte -> char of the piece
+};
+
+class BytePipeline {
+  public:
+    BytePipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec, AddedMatcher raw,
+                 AddedMatcher norm);
+
+    // Encode ``t[0:n]``. ``skip``: sorted ids of special tokens to read as text.
+    // ``trim``: 0 none, 1 ByteLevel offset trimming, 2 the same with ``add_prefix_space``.
+    // Thread-safe.
+    void encode(const Cp* t, size_t n, const std::vector<int32_t>& skip, int trim,
+                bool want_offsets, Encoded& out) const;
+
+  private:
+    using Scratch = PipelineScratch;
+    void encode_segment(const Cp* t, size_t a, size_t b, bool want_offsets, Scratch& w,
+                        int32_t& word, Encoded& out) const;
+    // False when a token of the piece has no string (the Python path decides).
+    bool encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& ids,
+                      const int64_t*& lens, size_t& count) const;
+    void trim_offsets(const Cp* t, bool add_prefix_space, Encoded& out) const;
+    std::unique_ptr<Scratch> take_scratch() const;
+    void give_scratch(std::unique_ptr<Scratch> w) const;
+
+    std::shared_ptr<const BpeKernel> bpe_;
+    PipelineSpec spec_;
+    AddedMatcher raw_, norm_;
+    std::array<Cp, 256> byte_char_;  // the byte-level alphabet
+    mutable std::mutex pool_mutex_;
+    mutable std::vector<std::unique_ptr<Scratch>> pool_;
+};
+
+// Python's ``str.isspace`` (tests/test_native_pipeline.py checks it code point by code point).
+bool py_isspace(Cp c);
+// Leading / trailing chars that are ``Ġ`` or ``str.isspace`` (ByteLevel offset trimming).
+uint16_t lead_spaces(const Cp* s, size_t n);
+uint16_t trail_spaces(const Cp* s, size_t n);
+
+}  // namespace codetok

@@ -1,0 +1,34 @@
+// Pre-tokenizer scanners: hand-written cutters for the well-known split regexes.
+//
+// Each scanner cuts a code-point string exactly as the reference pipeline does with the
+// regex module (codetok/pre_tokenizers.py: Split(pattern, "isolated"), or ByteLevel's
+// GPT-2 regex): the pieces are the regex matches, tiling the text, found by leftmost
+// first-alternative matching with the engine's backtracking rules. The character classes
+// come from unicode_tables (generated from the same regex module). Which pattern strings
+// map to which scanner is decided in codetok/_scanners.py, and only for patterns the
+// differential tests (tests/test_native_scanners.py) prove equal. Not handled here: any
+// other pattern (the reference regex runs those), and behaviours other than "isolated".
+#pragma once
+
+#include "common.hpp"
+
+namespace codetok {
+
+enum class Scanner : int {
+    // GPT-2 / r50k / p50k: 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+    Gpt2 = 0,
+    // cl100k as tiktoken writes it (with \s++$ and possessive forms).
+    Cl100k = 1,
+    // o200k (tiktoken's and the HF-converted gpt-4o form are the same string).
+    O200k = 2,
+    // cl100k as HF-converted GPT-4 and Llama-3 tokenizer.json files write it (no \s++$).
+    Llama3 = 3,
+};
+constexpr int kScannerCount = 4;
+
+// Cut s[0:n] as Split(pattern, behavior="isolated") of the reference would: the pieces
+// tile s (no empty piece). Appends the exclusive end of each piece, in order, to `ends`.
+// n must be below 2**32.
+void scan(Scanner which, const Cp* s, size_t n, std::vector<uint32_t>& ends);
+
+}  // namespace codetok

