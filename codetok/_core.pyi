@@ -100,3 +100,16 @@ class BytePipeline:
 
 #: Python's ``str.isspace`` characters, as the native ByteLevel offset trimming sees them.
 PY_SPACE: str
+
+def scan(scanner: int, text: str) -> list[int]:
+    """End positions of the pieces a pre-tokenizer scanner cuts ``text`` into (see
+    ``codetok/_scanners.py`` for the scanner numbers)."""
+
+def merge_table(vocab: dict[str, int], merges: list[Any]) -> Any | None:
+    """HF merges -> int32 rows (left, right, rank, new id); None when one is not plain."""
+
+def rank_merges(ranks: dict[bytes, int]) -> Any:
+    """tiktoken ranks -> int32 rows (left, right, merged rank, merged rank), HF's order."""
+
+def read_ranks(raw: bytes) -> dict[bytes, int] | int:
+    """A ``.tiktoken`` file's bytes -> ranks, or the number of the first unplain line."""

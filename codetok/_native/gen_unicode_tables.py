@@ -37,6 +37,7 @@ example that ``\\s`` holds no letter, digit or mark, and that ``\\r`` and ``\\n`
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -73,13 +74,16 @@ UNICODE_PROBES = [
     ("17.0", [0x10940, 0x1E6C0]),  # Sidetic, Tai Yo
 ]
 
-ALL_CPS = "".join(map(chr, range(N_CP)))
+
+@functools.lru_cache(maxsize=1)
+def all_code_points() -> str:
+    return "".join(map(chr, range(N_CP)))
 
 
 def members(cls: str) -> list[int]:
     """The code points a one-character class matches, as compiled for the reference."""
     out: list[int] = []
-    for m in compile_onig(cls + "+").finditer(ALL_CPS):
+    for m in compile_onig(cls + "+").finditer(all_code_points()):
         out.extend(range(*m.span()))
     return out
 
@@ -189,9 +193,7 @@ def main() -> None:
     for c, letter in sorted(letters.items()):
         cases.setdefault(letter, []).append(c)
     switch = "\n".join(
-        "        "
-        + " ".join(f"case 0x{c:X}:" for c in cps)
-        + f"\n            return '{letter}';"
+        "        " + " ".join(f"case 0x{c:X}:" for c in cps) + f"\n            return '{letter}';"
         for letter, cps in cases.items()
     )
     hpp = f"""{head}//

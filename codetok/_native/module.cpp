@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <thread>
 #include <unordered_map>
 
@@ -47,6 +48,34 @@ void append_cps(PyObject* o, std::vector<Cp>& out) {
         const auto* p = static_cast<const Py_UCS4*>(data);
         for (Py_ssize_t i = 0; i < n; ++i) dst[i] = p[i];
     }
+}
+
+// A str's buffer, read without the GIL while the str is kept alive.
+struct StrView {
+    int kind = PyUnicode_1BYTE_KIND;
+    const void* data = nullptr;
+    size_t n = 0;
+    void widen(std::vector<Cp>& out) const {
+        out.resize(n);
+        if (kind == PyUnicode_1BYTE_KIND) {
+            const auto* p = static_cast<const Py_UCS1*>(data);
+            for (size_t i = 0; i < n; ++i) out[i] = p[i];
+        } else if (kind == PyUnicode_2BYTE_KIND) {
+            const auto* p = static_cast<const Py_UCS2*>(data);
+            for (size_t i = 0; i < n; ++i) out[i] = p[i];
+        } else {
+            const auto* p = static_cast<const Py_UCS4*>(data);
+            for (size_t i = 0; i < n; ++i) out[i] = p[i];
+        }
+    }
+};
+
+StrView str_view(PyObject* o) {
+    if (!PyUnicode_Check(o)) throw py::type_error("expected str, got " + std::string(Py_TYPE(o)->tp_name));
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(o) < 0) throw py::error_already_set();
+#endif
+    return StrView{PyUnicode_KIND(o), PyUnicode_DATA(o), static_cast<size_t>(PyUnicode_GET_LENGTH(o))};
 }
 
 std::vector<Cp> cps_of(const py::handle& s) {
@@ -256,7 +285,7 @@ py::tuple flat_encoding(const std::vector<size_t>& counts, const std::vector<int
 // ------------------------------------------------------------------------------- BPE
 class BpeCore {
   public:
-    BpeCore(const py::dict& vocab, const py::list& merges, const py::list& values,
+    BpeCore(const py::dict& vocab, const py::handle& merges, const py::list& values,
             const py::handle& token_type, const py::str& prefix, const py::str& suffix,
             long long unk_id, bool fuse_unk, bool byte_fallback, bool ignore_merges)
         : tokens_(token_type, values) {
@@ -274,6 +303,18 @@ class BpeCore {
             buf.clear();
             append_cps(item.first.ptr(), buf);
             kernel_->add_token(buf.data(), buf.size(), checked_id(item.second, "token id"));
+        }
+        if (py::isinstance<py::array>(merges)) {
+            auto table = py::array_t<int32_t, py::array::c_style | py::array::forcecast>::ensure(merges);
+            if (!table || table.ndim() != 2 || table.shape(1) != 4)
+                throw py::value_error("a merge table is an int32 array of shape (n, 4)");
+            const int32_t* r = table.data();
+            for (py::ssize_t i = 0; i < table.shape(0); ++i, r += 4) {
+                if (r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0)
+                    throw py::value_error("merge ids and ranks must be non-negative");
+                kernel_->add_merge(r[0], r[1], r[2], r[3]);
+            }
+            return;
         }
         for (auto m : merges) {
             py::object t = py::reinterpret_steal<py::object>(
@@ -386,6 +427,172 @@ class BpeCore {
     std::shared_ptr<codetok::BpeKernel> kernel_;
 };
 
+
+// ------------------------------------------------------------------ merge tables
+// The BPE merge table of HF merges (``"a b"`` strings or ``[a, b]`` pairs) over ``vocab``:
+// rows (left id, right id, rank, id of a + b), rank = position. None when a merge is not
+// plain (malformed, or a token missing): the Python model then reports it precisely.
+// Twin of ``BPE._build_merges`` without a continuing_subword_prefix.
+py::object merge_table(const py::dict& vocab, const py::list& merges) {
+    codetok::StrMap ids;
+    std::vector<Cp> buf;
+    for (auto item : vocab) {
+        if (!PyUnicode_Check(item.first.ptr()) || !PyLong_CheckExact(item.second.ptr())) return py::none();
+        buf.clear();
+        append_cps(item.first.ptr(), buf);
+        ids.insert(buf.data(), buf.size(), codetok::StrMap::Entry{checked_id(item.second, "token id"), 0}, true);
+    }
+    const size_t n = merges.size();
+    py::array_t<int32_t> table({static_cast<py::ssize_t>(n), static_cast<py::ssize_t>(4)});
+    int32_t* row = table.mutable_data();
+    std::vector<Cp> left, right;
+    for (size_t i = 0; i < n; ++i, row += 4) {
+        PyObject* m = PyList_GET_ITEM(merges.ptr(), static_cast<py::ssize_t>(i));
+        left.clear();
+        right.clear();
+        if (PyUnicode_Check(m)) {
+            buf.clear();
+            append_cps(m, buf);
+            auto sp = std::find(buf.begin(), buf.end(), Cp{' '});
+            if (sp == buf.end()) return py::none();
+            left.assign(buf.begin(), sp);
+            right.assign(sp + 1, buf.end());
+        } else if ((PyList_Check(m) || PyTuple_Check(m)) && PySequence_Size(m) == 2) {
+            py::object a = py::reinterpret_steal<py::object>(PySequence_GetItem(m, 0));
+            py::object b = py::reinterpret_steal<py::object>(PySequence_GetItem(m, 1));
+            if (!a || !b || !PyUnicode_Check(a.ptr()) || !PyUnicode_Check(b.ptr())) return py::none();
+            append_cps(a.ptr(), left);
+            append_cps(b.ptr(), right);
+        } else {
+            return py::none();
+        }
+        const codetok::StrMap::Entry* ea = ids.find(left.data(), left.size());
+        const codetok::StrMap::Entry* eb = ids.find(right.data(), right.size());
+        left.insert(left.end(), right.begin(), right.end());
+        const codetok::StrMap::Entry* en = ids.find(left.data(), left.size());
+        if (!ea || !eb || !en) return py::none();
+        row[0] = ea->value;
+        row[1] = eb->value;
+        row[2] = static_cast<int32_t>(std::min<size_t>(i, INT32_MAX));
+        row[3] = en->value;
+    }
+    return table;
+}
+
+// tiktoken mergeable ranks -> merge rows (left, right, rank of the concatenation, same):
+// every split of every token into two tokens, ordered as HF's tiktoken converter orders
+// them (merged rank, then left rank, then right rank). Twin of ``merges_from_ranks``.
+py::array_t<int32_t> rank_merges(const py::dict& ranks) {
+    std::unordered_map<std::string, int32_t> rank_of;
+    rank_of.reserve(ranks.size() * 2);
+    std::vector<std::pair<std::string, int32_t>> tokens;
+    tokens.reserve(ranks.size());
+    for (auto item : ranks) {
+        if (!PyBytes_Check(item.first.ptr())) throw py::type_error("ranks maps bytes to ints");
+        std::string tok(PyBytes_AS_STRING(item.first.ptr()),
+                        static_cast<size_t>(PyBytes_GET_SIZE(item.first.ptr())));
+        const int32_t r = checked_id(item.second, "rank");
+        rank_of[tok] = r;
+        tokens.emplace_back(std::move(tok), r);
+    }
+    std::vector<std::array<int32_t, 3>> rows;
+    {
+        py::gil_scoped_release nogil;
+        for (const auto& [tok, r] : tokens) {
+            for (size_t i = 1; i < tok.size(); ++i) {
+                auto a = rank_of.find(tok.substr(0, i));
+                if (a == rank_of.end()) continue;
+                auto b = rank_of.find(tok.substr(i));
+                if (b != rank_of.end()) rows.push_back({r, a->second, b->second});
+            }
+        }
+        std::sort(rows.begin(), rows.end());
+    }
+    py::array_t<int32_t> table({static_cast<py::ssize_t>(rows.size()), static_cast<py::ssize_t>(4)});
+    int32_t* out = table.mutable_data();
+    for (const auto& row : rows) {
+        out[0] = row[1];
+        out[1] = row[2];
+        out[2] = row[0];
+        out[3] = row[0];
+        out += 4;
+    }
+    return table;
+}
+
+
+// A ``.tiktoken`` file's bytes -> {token bytes: rank}, or the 1-based number of the first
+// line it does not read plainly (then ``read_tiktoken_file`` reads it in Python and names
+// the error exactly). Twin of that function's loop.
+py::object read_ranks(const py::bytes& raw) {
+    char* data = nullptr;
+    py::ssize_t size = 0;
+    if (PyBytes_AsStringAndSize(raw.ptr(), &data, &size) < 0) throw py::error_already_set();
+    static const auto table = [] {
+        std::array<int8_t, 256> t{};
+        t.fill(-1);
+        const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 0; i < 64; ++i) t[static_cast<uint8_t>(abc[i])] = static_cast<int8_t>(i);
+        return t;
+    }();
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\x0b' || c == '\x0c'; };
+    py::dict out;
+    std::string tok;
+    const char* p = data;
+    const char* end = data + size;
+    long long lineno = 0;
+    while (p < end) {
+        const char* eol = p;
+        while (eol < end && *eol != '\n' && *eol != '\r') ++eol;
+        ++lineno;
+        const char* q = p;
+        while (q < eol && space(*q)) ++q;
+        if (q < eol) {
+            const char* f0 = q;
+            while (q < eol && !space(*q)) ++q;
+            const char* f0e = q;
+            while (q < eol && space(*q)) ++q;
+            const char* f1 = q;
+            while (q < eol && !space(*q)) ++q;
+            const char* f1e = q;
+            while (q < eol && space(*q)) ++q;
+            const size_t n0 = static_cast<size_t>(f0e - f0);
+            bool ok = q == eol && f1 < f1e && n0 % 4 == 0 && f1e - f1 <= 9;
+            long long rank = 0;
+            for (const char* d = f1; ok && d < f1e; ++d) {
+                if (*d < '0' || *d > '9') ok = false;
+                rank = rank * 10 + (*d - '0');
+            }
+            tok.clear();
+            for (size_t i = 0; ok && i < n0; i += 4) {
+                int v[4];
+                int pad = 0;
+                for (int j = 0; j < 4; ++j) {
+                    const char c = f0[i + j];
+                    if (c == '=' && i + 4 == n0 && j >= 2) {
+                        v[j] = 0;
+                        ++pad;
+                    } else if (pad || (v[j] = table[static_cast<uint8_t>(c)]) < 0) {
+                        ok = false;
+                        break;
+                    }
+                }
+                if (!ok) break;
+                const unsigned x = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
+                tok.push_back(static_cast<char>(x >> 16));
+                if (pad < 2) tok.push_back(static_cast<char>((x >> 8) & 0xFF));
+                if (pad < 1) tok.push_back(static_cast<char>(x & 0xFF));
+            }
+            if (!ok) return py::int_(lineno);
+            out[py::bytes(tok)] = py::int_(rank);
+        }
+        // bytes.splitlines(): "\r\n", "\r" or "\n" ends a line.
+        p = eol;
+        if (p < end && *p == '\r') ++p;
+        if (p < end && *p == '\n' && (p == eol || p[-1] == '\r')) ++p;
+    }
+    return out;
+}
 // --------------------------------------------------------------------- byte pipeline
 // One added-token matcher from ``[(content, id, lstrip, rstrip, special), ...]``.
 codetok::AddedMatcher added_matcher(const py::list& entries, const std::vector<Cp>& ws) {
@@ -540,12 +747,22 @@ class BytePipelineCore {
   private:
     std::vector<codetok::Encoded> run(const py::handle& texts, const py::handle& skip, int trim,
                                       bool want_offsets, long long threads) const {
-        Flat f = flatten(texts);
+        // The strs stay alive and immutable in ``seq`` while the workers read them without
+        // the GIL; each worker widens one text at a time into its own buffer.
+        py::object seq = py::reinterpret_steal<py::object>(
+            PySequence_Fast(texts.ptr(), "expected a list of str"));
+        if (!seq) throw py::error_already_set();
+        const size_t n = static_cast<size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
+        PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
+        std::vector<StrView> views(n);
+        for (size_t k = 0; k < n; ++k) views[k] = str_view(items[k]);
         std::vector<int32_t> sk = sorted_ids(skip);
-        std::vector<codetok::Encoded> outs(f.size());
+        std::vector<codetok::Encoded> outs(n);
         py::gil_scoped_release nogil;
-        parallel_for(f.size(), threads, [&](size_t k) {
-            kernel_->encode(f.at(k), f.len(k), sk, trim, want_offsets, outs[k]);
+        parallel_for(n, threads, [&](size_t k) {
+            thread_local std::vector<Cp> cps;
+            views[k].widen(cps);
+            kernel_->encode(cps.data(), cps.size(), sk, trim, want_offsets, outs[k]);
         });
         return outs;
     }
@@ -738,7 +955,7 @@ void bind_pretokenize(py::module_& m);  // bind_pretokenize.cpp
 PYBIND11_MODULE(_core, m) {
     m.doc() = "codetok native kernels (private; see codetok/_reference for the readable twins)";
     py::class_<BpeCore>(m, "BpeCore")
-        .def(py::init<const py::dict&, const py::list&, const py::list&, const py::handle&,
+        .def(py::init<const py::dict&, const py::handle&, const py::list&, const py::handle&,
                       const py::str&, const py::str&, long long, bool, bool, bool>(),
              py::arg("vocab"), py::arg("merges"), py::arg("values"), py::arg("token_type"),
              py::kw_only(), py::arg("prefix"), py::arg("suffix"), py::arg("unk_id"),
@@ -764,6 +981,9 @@ PYBIND11_MODULE(_core, m) {
         .def("encode_flat", &BytePipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),
              py::arg("threads"));
     bind_pretokenize(m);
+    m.def("merge_table", &merge_table, py::arg("vocab"), py::arg("merges"));
+    m.def("rank_merges", &rank_merges, py::arg("ranks"));
+    m.def("read_ranks", &read_ranks, py::arg("raw"));
     m.attr("PY_SPACE") = [] {
         std::vector<Cp> out;
         for (Cp c = 0; c < 0x110000; ++c)

@@ -243,6 +243,7 @@ void scan_o200k(const Cp* s, size_t n, std::vector<uint32_t>& ends) {
             if (e == kFail) e = o200k_alt2(s, i + 1, q, n);
             if (e == kFail && mark) e = o200k_alt2(s, i, q0, n);
             if (e == kFail) {
+                // " ?[^\s\p{L}\p{N}]+[\r\n/]*" ('/' is "other", so the run took it already)
                 if (!(f & kWS)) {
                     e = run_nl_slash(s, run_other(s, i + 1, n), n);
                 } else if (c == ' ' && i + 1 < n && !(props(s[i + 1]) & kLNW)) {

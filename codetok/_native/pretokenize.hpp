@@ -15,7 +15,8 @@
 namespace codetok {
 
 enum class Scanner : int {
-    // GPT-2 / r50k / p50k: 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+    // GPT-2 / r50k / p50k:
+    //   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
     Gpt2 = 0,
     // cl100k as tiktoken writes it (with \s++$ and possessive forms).
     Cl100k = 1,
