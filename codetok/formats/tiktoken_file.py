@@ -45,8 +45,9 @@ from .._bytes import bytes_to_unicode
 from ..added_tokens import AddedToken
 from ..decoders import ByteLevel as ByteLevelDecoder
 from ..errors import ConfigurationError, FormatError, NotFoundError
+from ..models import _backend
 from ..models.bpe import BPE
-from ..pre_tokenizers import ByteLevel, Sequence, Split
+from ..pre_tokenizers import ByteLevel, Sequence, Split, _bytechars
 from ..processors import ByteLevel as ByteLevelProcessor
 from ..tokenizer import Tokenizer
 
@@ -186,6 +187,10 @@ def read_tiktoken_file(path: str | os.PathLike[str]) -> dict[bytes, int]:
         raise NotFoundError(f"{p}: no such file (looked for a .tiktoken rank file there)") from e
     except IsADirectoryError as e:
         raise NotFoundError(f"{p}: is a directory; pass the path of a .tiktoken file") from e
+    if _backend.available():
+        fast = _backend.core().read_ranks(raw)
+        if isinstance(fast, dict):
+            return fast
     ranks: dict[bytes, int] = {}
     for lineno, line in enumerate(raw.splitlines(), 1):
         if not line.strip():
@@ -273,6 +278,20 @@ class _RankBPE(BPE):
         return pairs, merge_map
 
 
+def _rank_bpe(ranks: Mapping[bytes, int], vocab: dict[str, int]) -> _RankBPE:
+    """The model of ``ranks``; its merge table is derived natively when the extension is built."""
+    if not _backend.available():
+        pairs = merges_from_ranks(ranks)
+        return _RankBPE(vocab, [(bytes_to_unicode(a), bytes_to_unicode(b)) for a, b, _ in pairs])
+    table = _backend.core().rank_merges(dict(ranks))
+    by_id = {i: t for t, i in vocab.items()}
+
+    def pairs() -> list[tuple[str, str]]:
+        return [(by_id[a], by_id[b]) for a, b in table[:, :2].tolist()]
+
+    return _RankBPE._from_merge_table(vocab, table, pairs)
+
+
 # An atom followed by a possessive interval ``{n,m}+``: ``\p{..}``, an escape, a simple
 # bracket class, or one char.
 _POSSESSIVE_INTERVAL = re.compile(
@@ -330,7 +349,7 @@ def tokenizer_from_ranks(
             f"byte-level BPE needs every single byte as a token; {len(missing)} are missing "
             f"(first: {bytes([missing[0]])!r})"
         )
-    vocab = {bytes_to_unicode(token): rank for token, rank in ranks.items()}
+    vocab = dict(zip(map(_bytechars, ranks), ranks.values()))
     if len(set(vocab.values())) != len(vocab):
         raise ConfigurationError("two tokens share one rank; ranks must be unique ids")
     specials = dict(special_tokens or {})
@@ -340,13 +359,12 @@ def tokenizer_from_ranks(
         raise ConfigurationError(
             f"special token {clash[0]!r} reuses an id or the text of a mergeable token"
         )
-    merges = [(bytes_to_unicode(a), bytes_to_unicode(b)) for a, b, _ in merges_from_ranks(ranks)]
     # Special tokens also go in the model's vocabulary: HF ``tokenizers`` ignores the ids of
     # ``added_tokens`` that are not in it and renumbers them from the vocabulary size, which
     # would break the gaps of cl100k (100256 unused) once saved.
     model_vocab = {**vocab, **{content: int(tid) for content, tid in specials.items()}}
     tok = Tokenizer(
-        _RankBPE(model_vocab, merges),
+        _rank_bpe(ranks, model_vocab),
         pre_tokenizer=Sequence(
             [
                 Split({"Regex": portable_pattern(pat_str)}, "isolated", False),

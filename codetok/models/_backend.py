@@ -56,6 +56,13 @@ def available() -> bool:
     return _CORE is not None
 
 
+def core() -> ModuleType:
+    """The native extension (check :func:`available` first)."""
+    if _CORE is None:
+        raise RuntimeError("codetok._core is not built; reinstall with 'pip install -e .'")
+    return _CORE
+
+
 def native() -> bool:
     """Whether models currently use the native kernels.
 

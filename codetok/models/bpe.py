@@ -131,10 +131,42 @@ class BPE(Model):
         self._rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self._dropout: float | None = None
         self.dropout = dropout
-        self._merges, self._merge_map = self._build_merges(_merge_pairs(merges or ()))
+        self._table: Any = None  # merge rows (left, right, rank, new) when built natively
+        self._pairs_source: Any = None
+        self._merges_list, self._merge_dict = self._build_merges(_merge_pairs(merges or ()))
         self._core: Any = None
         self._core_native = False
         self._values: list[str | None] | None = None
+
+    @classmethod
+    def _from_merge_table(
+        cls, vocab: dict[str, int], table: Any, pairs: Any, /, **options: Any
+    ) -> BPE:
+        """A model whose merge table was built natively (``codetok._core.merge_table`` or
+        ``rank_merges``): rows ``(left id, right id, rank, new id)``.
+
+        ``pairs`` gives the merges as token pairs (a list, or a function making it), read
+        only when asked for (:meth:`get_merges`); the merge dict of the Python kernel is
+        made from the rows on first use. Loading a 200k-merge file skips both.
+        """
+        model = cls(vocab, (), **options)
+        model._table = table
+        model._pairs_source = pairs
+        model._merges_list = model._merge_dict = None
+        return model
+
+    @property
+    def _merges(self) -> list[tuple[str, str]]:
+        if self._merges_list is None:
+            src = self._pairs_source
+            self._merges_list = src() if callable(src) else _merge_pairs(src)
+        return self._merges_list
+
+    @property
+    def _merge_map(self) -> _kernel.MergeMap:
+        if self._merge_dict is None:
+            self._merge_dict = {(a, b): (r, n) for a, b, r, n in self._table.tolist()}
+        return self._merge_dict
 
     def _build_merges(
         self, pairs: list[tuple[str, str]]
@@ -238,7 +270,10 @@ class BPE(Model):
         """The BPE kernel of the current backend, built on first use."""
         if self._core is None:
             self._values = _values_by_id(self._vocab_r)
-            merges = [(a, b, rank, new) for (a, b), (rank, new) in self._merge_map.items()]
+            if self._table is not None and _backend.native():
+                merges: Any = self._table
+            else:
+                merges = [(a, b, rank, new) for (a, b), (rank, new) in self._merge_map.items()]
             self._core, self._core_native = _backend.kernel(
                 self,
                 "BpeCore",
@@ -523,11 +558,19 @@ class BPE(Model):
                 path=path,
                 where="model.dropout",
             )
+        # The merge table is built natively when every merge is plain; otherwise (or without
+        # the extension) the Python model builds it and names what is wrong.
+        table = None
+        if not opts["continuing_subword_prefix"] and _backend.available():
+            table = _backend.core().merge_table(vocab, merges)
+        if table is None:
+            try:
+                pairs = _merge_pairs(merges, where="model.merges")
+            except ConfigurationError as e:
+                raise FormatError(str(e), path=path, where="model.merges") from e
         try:
-            pairs = _merge_pairs(merges, where="model.merges")
-        except ConfigurationError as e:
-            raise FormatError(str(e), path=path, where="model.merges") from e
-        try:
+            if table is not None:
+                return cls._from_merge_table(vocab, table, merges, dropout=dropout, **opts)
             return cls(vocab, pairs, dropout=dropout, **opts)
         except ConfigurationError as e:
             raise FormatError(str(e), path=path, where="model.dropout") from e
