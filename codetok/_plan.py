@@ -11,8 +11,9 @@ Native today (the BPE family): no normalizer; ``ByteLevel`` with its GPT-2 regex
 ``Sequence([Split(<known pattern>, "isolated"), ByteLevel(use_regex=False)])`` with the
 cl100k / o200k / Llama-3 patterns (codetok/_scanners.py lists them); a ``BPE`` model over
 the byte-level alphabet without dropout or affixes; added tokens without ``single_word``;
-any post-processor (``ByteLevel`` offset trimming runs natively, the others in Python on
-the arrays). Everything else runs in Python with identical output.
+any post-processor: ``ByteLevel`` offset trimming and the special tokens of
+``TemplateProcessing``, ``BertProcessing`` and ``RobertaProcessing`` around one sequence
+stay on the arrays; pairs and truncation run the Python post-processor on the lists. Everything else runs in Python with identical output.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from .encoding import Encoding, NativeArrays
 from .models import BPE, _backend
 from .normalizers import RUST_WHITESPACE
 from .pre_tokenizers import GPT2_PATTERN, ByteLevel, Sequence, Split
+from .processors import BertProcessing, RobertaProcessing, TemplateProcessing
 from .processors import ByteLevel as ByteLevelProcessor
+from .processors import Sequence as PostSequence
 
 if TYPE_CHECKING:
     from .tokenizer import Tokenizer
@@ -58,17 +61,22 @@ class Plan:
     Args:
         core: the ``codetok._core.BytePipeline``.
         values: the model's token strings by id (for ``Encoding.tokens``).
-        trim: 1 or 2 when the post-processor is ``ByteLevel`` with ``trim_offsets``
-            (2: with ``add_prefix_space``), else 0.
+        post: what :func:`single_layouts` says of the post-processor.
         added: the tokenizer's added vocabulary (to name skipped specials by id).
     """
 
-    def __init__(self, core: Any, values: list[str | None], trim: int, added: Any) -> None:
+    def __init__(self, core: Any, values: list[str | None], post: Any, added: Any) -> None:
         self.core = core
         self.values = values
-        self.trim = trim
+        #: ByteLevel offset trimming done natively: 0 none, 1, or 2 (with add_prefix_space).
+        self.trim: int = post[0] if isinstance(post, tuple) else 0
+        #: Special tokens around one sequence, by ``add_special_tokens`` (``None``: no
+        #: post-processor; ``"python"``: the Python post-processor runs on the lists).
+        self.layouts: Any = post[1] if isinstance(post, tuple) else "python"
         self._added = added
         self._skip_ids: dict[frozenset[str] | None, list[int]] = {None: []}
+        #: Ids of every special token (``encode_ordinary`` reads them all as text).
+        self.ordinary_skip = sorted(t for t, tok in added.tokens.items() if tok.special)
 
     def skip_ids(self, skip: frozenset[str] | None) -> list[int]:
         """Ids of the special tokens whose contents ``skip`` names (read as text)."""
@@ -108,6 +116,79 @@ class Plan:
             return toks
 
         return Encoding._from_native(NativeArrays(ids, offsets, words, type_id, tokens, trimmed))
+
+    def finish(self, enc: Encoding, add_special_tokens: bool) -> Encoding | None:
+        """The post-processed single sequence, still over arrays (``None``: use Python)."""
+        native = enc._native
+        layouts = self.layouts
+        if (
+            native is None
+            or layouts == "python"
+            or (self.trim and not native.trimmed)
+            or native.before
+            or native.after
+        ):
+            return None
+        if layouts is None:
+            return enc
+        before, after, type_id = layouts[add_special_tokens]
+        out = Encoding._from_native(native.with_specials(before, after, type_id))
+        out.sequence_ranges = {0: (len(before), len(before) + len(native.ids))}
+        return out
+
+
+Specials = tuple[tuple[int, str, int], ...]
+
+
+def single_layouts(
+    post: Any,
+) -> tuple[int, dict[bool, tuple[Specials, Specials, int]] | None] | str:
+    """What the post-processor does to one sequence without truncation, or why not native.
+
+    Returns ``(trim, layouts)``: the ByteLevel trimming mode (0, 1, or 2 with
+    ``add_prefix_space``) and, for ``add_special_tokens`` true and false, the special
+    tokens before and after the sequence and its type id (``layouts`` is ``None`` without a
+    post-processor). Mirrors ``PostProcessor.process`` of codetok/processors.py.
+    """
+    if post is None:
+        return 0, None
+    chain = post.processors if isinstance(post, PostSequence) else [post]
+    trim = 0
+    wrapper = None
+    for p in chain:
+        trims = isinstance(p, (ByteLevelProcessor, RobertaProcessing)) and p.trim_offsets
+        if trims and (trim or wrapper is not None):
+            return "the post-processor trims offsets twice or after adding tokens"
+        if trims:
+            trim = 2 if p.add_prefix_space else 1
+        if isinstance(p, (TemplateProcessing, BertProcessing, RobertaProcessing)):
+            if wrapper is not None:
+                return "the post-processor adds special tokens twice"
+            wrapper = p
+        elif not isinstance(p, ByteLevelProcessor):
+            return f"the post-processor {p!r} has no native twin"
+    layouts: dict[bool, tuple[Specials, Specials, int]] = {}
+    for add in (True, False):
+        if wrapper is None:
+            layouts[add] = ((), (), 0)
+        elif isinstance(wrapper, TemplateProcessing):
+            sides: tuple[list[tuple[int, str, int]], list[tuple[int, str, int]]] = ([], [])
+            seq_type, seen = 0, False
+            for kind, name, type_id in wrapper.single:
+                if kind == "seq":
+                    if name != "A" or seen:
+                        return "the single template has more than $A"
+                    seq_type, seen = type_id, True
+                elif add:
+                    st = wrapper.special_tokens[name]
+                    sides[seen].extend((i, t, type_id) for i, t in zip(st["ids"], st["tokens"]))
+            layouts[add] = (tuple(sides[0]), tuple(sides[1]), seq_type)
+        elif add:
+            (cls_tok, cls_id), (sep_tok, sep_id) = wrapper.cls, wrapper.sep
+            layouts[add] = (((cls_id, cls_tok, 0),), ((sep_id, sep_tok, 0),), 0)
+        else:
+            layouts[add] = ((), (), 0)
+    return trim, layouts
 
 
 def plan_key(tok: Tokenizer) -> tuple[Any, ...]:
@@ -194,10 +275,6 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
                 return f"the added token {t.content!r} is single_word"
             rows.append((content, tid, t.lstrip, t.rstrip, t.special))
         entries.append(rows)
-    post = tok.post_processor
-    trim = 0
-    if isinstance(post, ByteLevelProcessor) and post.trim_offsets:
-        trim = 2 if post.add_prefix_space else 1
     native = _backend._CORE.BytePipeline(  # type: ignore[union-attr]
         core,
         values,
@@ -208,4 +285,4 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         entries[1],
         "".join(sorted(RUST_WHITESPACE)),
     )
-    return Plan(native, values, trim, tok.added)
+    return Plan(native, values, single_layouts(tok.post_processor), tok.added)

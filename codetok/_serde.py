@@ -1,8 +1,9 @@
 """Shared plumbing for pipeline components: the base class and ``type`` dispatch.
 
-Each component family (normalizers, pre-tokenizers, post-processors, decoders, models)
-keeps a registry from the HF ``tokenizer.json`` ``type`` name to its class. Building from
-a dict goes through :func:`build`, which turns every malformed input into a
+Each component family (normalizers, pre-tokenizers, post-processors, decoders) keeps a
+:class:`~codetok._registry.Registry` from the HF ``tokenizer.json`` ``type`` name to its
+class (models dispatch in :func:`codetok.models.model_from_dict`). Building from a dict
+goes through :func:`build`, which turns every malformed input into a
 :class:`~codetok.errors.FormatError` naming the file and the JSON path.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, ClassVar, TypeVar
 
+from ._registry import Registry
 from .errors import CodetokError, FormatError, UnknownComponentError
 
 C = TypeVar("C", bound="Component")
@@ -53,14 +55,13 @@ class Component:
 
 
 def build(
-    registry: dict[str, type[Any]],
-    family: str,
+    registry: Registry,
     data: Any,
     *,
     path: str | None = None,
     where: str = "",
 ) -> Any:
-    """Build one component of ``family`` from its dict, dispatching on ``type``.
+    """Build one component of ``registry``'s family from its dict, dispatching on ``type``.
 
     Raises:
         UnknownComponentError: the ``type`` is not implemented.
@@ -68,6 +69,7 @@ def build(
     """
     if data is None:
         return None
+    family = registry.family
     if not isinstance(data, dict):
         raise FormatError(
             f"expected a {family} object, got {type(data).__name__}", path=path, where=where or None
@@ -77,7 +79,7 @@ def build(
         raise FormatError(f"{family} object has no 'type' key", path=path, where=where or None)
     cls = registry.get(kind)
     if cls is None:
-        known = ", ".join(sorted(registry))
+        known = ", ".join(registry.names())
         raise UnknownComponentError(
             f"unknown {family} type {kind!r}; codetok knows: {known}",
             path=path,

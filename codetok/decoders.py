@@ -12,6 +12,7 @@ from typing import Any
 
 from ._bytes import CHAR_TO_BYTE
 from ._regex import compile_pattern
+from ._registry import registry
 from ._serde import Component, build, pattern_from_any
 
 __all__ = [
@@ -313,25 +314,23 @@ class Sequence(Decoder):
         )
 
 
-REGISTRY: dict[str, type[Decoder]] = {
-    c.type_name: c
-    for c in (
-        ByteLevel,
-        WordPiece,
-        Metaspace,
-        BPEDecoder,
-        ByteFallback,
-        Fuse,
-        Strip,
-        Replace,
-        CTC,
-        Sequence,
-    )
-}
+REGISTRY = registry("decoder")
+REGISTRY.register(
+    ByteLevel,
+    WordPiece,
+    Metaspace,
+    BPEDecoder,
+    ByteFallback,
+    Fuse,
+    Strip,
+    Replace,
+    CTC,
+    Sequence,
+)
 
 
 def decoder_from_dict(
     data: Any, *, path: str | None = None, where: str = "decoder"
 ) -> Decoder | None:
     """Build a decoder from its HF ``tokenizer.json`` object."""
-    return build(REGISTRY, "decoder", data, path=path, where=where)
+    return build(REGISTRY, data, path=path, where=where)

@@ -37,11 +37,13 @@ class NativeArrays:
     """What the native pipeline returns for one sequence (see codetok/_plan.py).
 
     ``ids`` (int32), ``offsets`` (int64, ``(n, 2)``) and ``words`` (int32) are numpy
-    arrays; ``tokens()`` builds the token strings; ``type_id`` is the sequence's segment id.
-    The lists of :class:`Encoding` are built from these on first access.
+    arrays over the sequence; ``tokens()`` builds its token strings; ``type_id`` is its
+    segment id. ``before`` / ``after`` are the special tokens a post-processor places
+    around it, as ``(id, token, type_id)``. The lists of :class:`Encoding` are built from
+    these on first access.
     """
 
-    __slots__ = ("ids", "offsets", "words", "type_id", "tokens", "trimmed")
+    __slots__ = ("ids", "offsets", "words", "type_id", "tokens", "trimmed", "before", "after")
 
     def __init__(
         self,
@@ -51,6 +53,8 @@ class NativeArrays:
         type_id: int,
         tokens: Callable[[], list[str]],
         trimmed: bool,
+        before: tuple[tuple[int, str, int], ...] = (),
+        after: tuple[tuple[int, str, int], ...] = (),
     ) -> None:
         self.ids = ids
         self.offsets = offsets
@@ -59,6 +63,30 @@ class NativeArrays:
         self.tokens = tokens
         #: The byte-level offset trimming of the post-processor is already applied.
         self.trimmed = trimmed
+        self.before = before
+        self.after = after
+
+    def __len__(self) -> int:
+        return len(self.before) + len(self.ids) + len(self.after)
+
+    def around(self, inner: list[Any], pick: int | None, fill: Any = None) -> list[Any]:
+        """``inner`` with the special tokens' field ``pick`` (or ``fill``) around it."""
+        if not self.before and not self.after:
+            return inner
+        if pick is None:
+            return [fill] * len(self.before) + inner + [fill] * len(self.after)
+        return [b[pick] for b in self.before] + inner + [a[pick] for a in self.after]
+
+    def with_specials(
+        self,
+        before: tuple[tuple[int, str, int], ...],
+        after: tuple[tuple[int, str, int], ...],
+        type_id: int,
+    ) -> NativeArrays:
+        """The same sequence with special tokens placed around it."""
+        return NativeArrays(
+            self.ids, self.offsets, self.words, type_id, self.tokens, self.trimmed, before, after
+        )
 
 
 def _lazy_list(name: str, build: Callable[[NativeArrays], list[Any]]) -> property:
@@ -152,21 +180,26 @@ class Encoding:
                 getattr(self, name)
             self._native = None
 
-    ids = _lazy_list("ids", lambda a: a.ids.tolist())
-    type_ids = _lazy_list("type_ids", lambda a: [a.type_id] * len(a.ids))
-    tokens = _lazy_list("tokens", lambda a: a.tokens())
-    offsets = _lazy_list("offsets", lambda a: list(map(tuple, a.offsets.tolist())))
-    word_ids = _lazy_list("word_ids", lambda a: a.words.tolist())
-    special_tokens_mask = _lazy_list("special_tokens_mask", lambda a: [0] * len(a.ids))
-    attention_mask = _lazy_list("attention_mask", lambda a: [1] * len(a.ids))
+    ids = _lazy_list("ids", lambda a: a.around(a.ids.tolist(), 0))
+    type_ids = _lazy_list("type_ids", lambda a: a.around([a.type_id] * len(a.ids), 2))
+    tokens = _lazy_list("tokens", lambda a: a.around(a.tokens(), 1))
+    offsets = _lazy_list(
+        "offsets", lambda a: a.around(list(map(tuple, a.offsets.tolist())), None, (0, 0))
+    )
+    word_ids = _lazy_list("word_ids", lambda a: a.around(a.words.tolist(), None))
+    special_tokens_mask = _lazy_list(
+        "special_tokens_mask", lambda a: a.around([0] * len(a.ids), None, 1)
+    )
+    attention_mask = _lazy_list("attention_mask", lambda a: [1] * len(a))
 
     @property
     def ids_array(self) -> Any:
         """The ids as a numpy ``int32`` array (no list is built for it)."""
         import numpy as np
 
-        if self._native is not None and self._ids is None:
-            return self._native.ids
+        native = self._native
+        if native is not None and self._ids is None and not (native.before or native.after):
+            return native.ids
         return np.asarray(self.ids, dtype=np.int32)
 
     @property
@@ -174,14 +207,15 @@ class Encoding:
         """The offsets as a numpy ``int64`` array of shape ``(n, 2)``."""
         import numpy as np
 
-        if self._native is not None and self._offsets is None:
-            return self._native.offsets
+        native = self._native
+        if native is not None and self._offsets is None and not (native.before or native.after):
+            return native.offsets
         return np.asarray(self.offsets, dtype=np.int64).reshape(-1, 2)
 
     # -- basic protocol ------------------------------------------------------------------
     def __len__(self) -> int:
         if self._native is not None:
-            return len(self._native.ids)
+            return len(self._native)
         return len(self._ids)
 
     def __repr__(self) -> str:

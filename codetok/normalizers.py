@@ -4,7 +4,9 @@ Each normalizer edits a :class:`~codetok.offsets.NormalizedString` in place and 
 per-character alignment to the caller's text (see :mod:`codetok.offsets`). The set and the
 JSON schema are those of HF ``tokenizers``: NFC/NFD/NFKC/NFKD, Lowercase, Strip,
 StripAccents, Replace, Prepend, BertNormalizer, ByteLevel and Sequence. SentencePiece's
-compiled charsmap (``Precompiled``) lives with the SentencePiece format code.
+compiled charsmap (``Precompiled``) lives with the SentencePiece format code
+(:mod:`codetok.formats.precompiled`); :func:`normalizer_from_dict` finds it through
+:mod:`codetok._registry`, which imports that module on first need.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import regex
 
 from ._bytes import bytes_to_unicode
 from ._regex import compile_pattern
+from ._registry import registry
 from ._serde import Component, build, pattern_from_any
 from .offsets import NormalizedString
 
@@ -451,35 +454,26 @@ class Sequence(Normalizer):
         return len(self.normalizers)
 
 
-REGISTRY: dict[str, type[Normalizer]] = {
-    c.type_name: c
-    for c in (
-        NFC,
-        NFD,
-        NFKC,
-        NFKD,
-        Lowercase,
-        Strip,
-        StripAccents,
-        Replace,
-        Prepend,
-        BertNormalizer,
-        ByteLevel,
-        Sequence,
-    )
-}
+#: ``type`` -> class; ``Precompiled`` is provided on first lookup (see :mod:`codetok._registry`).
+REGISTRY = registry("normalizer")
+REGISTRY.register(
+    NFC,
+    NFD,
+    NFKC,
+    NFKD,
+    Lowercase,
+    Strip,
+    StripAccents,
+    Replace,
+    Prepend,
+    BertNormalizer,
+    ByteLevel,
+    Sequence,
+)
 
 
 def normalizer_from_dict(
     data: Any, *, path: str | None = None, where: str = "normalizer"
 ) -> Normalizer | None:
     """Build a normalizer from its HF ``tokenizer.json`` object (``None`` stays ``None``)."""
-    return build(REGISTRY, "normalizer", data, path=path, where=where)
-
-
-# -- SentencePiece's compiled charsmap (issue 4) -----------------------------------------
-# ``Precompiled`` lives with the SentencePiece format code; registered here so that
-# tokenizer.json files using it load. Imported last: that module subclasses Normalizer.
-from .formats.precompiled import Precompiled as _Precompiled  # noqa: E402
-
-REGISTRY[_Precompiled.type_name] = _Precompiled
+    return build(REGISTRY, data, path=path, where=where)

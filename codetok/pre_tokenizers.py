@@ -21,6 +21,7 @@ import regex
 
 from ._bytes import BYTE_TO_CHAR, LATIN1_TO_BYTECHAR, bytes_to_unicode
 from ._regex import compile_onig, compile_pattern
+from ._registry import registry
 from ._serde import Component, build, pattern_from_any
 from .errors import ConfigurationError
 from .offsets import NormalizedString, Span
@@ -691,22 +692,22 @@ class Sequence(PreTokenizer):
         return len(self.pretokenizers)
 
 
-REGISTRY: dict[str, type[PreTokenizer]] = {
-    c.type_name: c
-    for c in (
-        ByteLevel,
-        Whitespace,
-        WhitespaceSplit,
-        BertPreTokenizer,
-        Metaspace,
-        Punctuation,
-        Digits,
-        CharDelimiterSplit,
-        Split,
-        UnicodeScripts,
-        Sequence,
-    )
-}
+#: ``type`` -> class; the ``codetok.*`` pre-tokenizers of :mod:`codetok.text` are provided
+#: on first lookup (see :mod:`codetok._registry`).
+REGISTRY = registry("pre_tokenizer")
+REGISTRY.register(
+    ByteLevel,
+    Whitespace,
+    WhitespaceSplit,
+    BertPreTokenizer,
+    Metaspace,
+    Punctuation,
+    Digits,
+    CharDelimiterSplit,
+    Split,
+    UnicodeScripts,
+    Sequence,
+)
 
 
 def pre_tokenizer_from_dict(
@@ -715,9 +716,6 @@ def pre_tokenizer_from_dict(
     """Build a pre-tokenizer from its HF ``tokenizer.json`` object.
 
     codetok's own pre-tokenizers (``"codetok.Words"``, ...) register themselves when
-    :mod:`codetok.text` is imported; it is imported here on first need.
+    :mod:`codetok.text` is imported; the registry imports it on first need.
     """
-    if isinstance(data, dict) and str(data.get("type", "")).startswith("codetok."):
-        if data["type"] not in REGISTRY:
-            import codetok.text  # noqa: F401 - registers the codetok.* pre-tokenizers
-    return build(REGISTRY, "pre_tokenizer", data, path=path, where=where)
+    return build(REGISTRY, data, path=path, where=where)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._registry import registry
 from ._serde import Component, build
 from .encoding import Encoding
 from .errors import ConfigurationError
@@ -427,14 +428,12 @@ class Sequence(PostProcessor):
         return encodings
 
 
-REGISTRY: dict[str, type[PostProcessor]] = {
-    c.type_name: c
-    for c in (TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel, Sequence)
-}
+REGISTRY = registry("post_processor")
+REGISTRY.register(TemplateProcessing, BertProcessing, RobertaProcessing, ByteLevel, Sequence)
 
 
 def post_processor_from_dict(
     data: Any, *, path: str | None = None, where: str = "post_processor"
 ) -> PostProcessor | None:
     """Build a post-processor from its HF ``tokenizer.json`` object."""
-    return build(REGISTRY, "post_processor", data, path=path, where=where)
+    return build(REGISTRY, data, path=path, where=where)

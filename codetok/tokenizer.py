@@ -1,62 +1,47 @@
 """The Tokenizer: normalizer -> pre-tokenizer -> model -> post-processor, plus a decoder.
 
-This module owns the rules around the model: added and special tokens, truncation and
-padding (HF ``tokenizers`` semantics), the ``transformers``-style ``__call__``, and saving
-and loading the HF ``tokenizer.json`` schema. codetok's own settings (those ``transformers``
-keeps in ``tokenizer_config.json``) go under the single top-level key ``"codetok"`` only
-when asked for, because HF ``tokenizers`` refuses files with unknown top-level keys.
+This module is the pipeline core: the components, added and special tokens (with the
+tiktoken-style special-token policy), the Python reference pipeline (``_splits``,
+``_encode_one``), ``encode`` / ``encode_batch`` / ``encode_ordinary*``, ``post_process``,
+``decode``, and the choice between the compiled native plan (:mod:`codetok._plan`) and
+the Python pipeline (:attr:`Tokenizer.engine`).
+
+Not here, though :class:`Tokenizer` keeps the methods as thin delegations: the
+truncation and padding rules (:mod:`codetok.truncation_padding`), the
+``transformers``-style ``__call__`` (:mod:`codetok.tokenizer_call`), ``tokenizer.json``
+in and out (:mod:`codetok.tokenizer_json`), folders of files and the Hub
+(:mod:`codetok.formats`), and training (:mod:`codetok.trainers`).
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from . import tokenizer_call, tokenizer_json
 from ._plan import Plan, compile_plan, plan_key
 from .added_tokens import AddedToken, AddedVocabulary
-from .decoders import Decoder, cleanup_tokenization, decoder_from_dict
+from .decoders import Decoder, cleanup_tokenization
 from .encoding import BatchEncoding, Encoding
-from .errors import ConfigurationError, FormatError, TruncationError, VocabularyError
-from .models import Model, model_from_dict
-from .normalizers import Normalizer, normalizer_from_dict
+from .errors import ConfigurationError, TruncationError, VocabularyError
+from .models import Model
+from .normalizers import Normalizer
 from .offsets import NormalizedString
-from .pre_tokenizers import Anchor, PreTokenizer, pre_tokenizer_from_dict
-from .processors import ByteLevel as ByteLevelProcessor
-from .processors import PostProcessor, default_process, post_processor_from_dict
+from .pre_tokenizers import Anchor, PreTokenizer
+from .processors import PostProcessor, default_process
+from .truncation_padding import (
+    TRUNCATION_STRATEGIES,
+    pad_encodings,
+    padding_settings,
+    truncate_encodings,
+    truncation_settings,
+)
 
 __all__ = ["Tokenizer", "TRUNCATION_STRATEGIES"]
 
-TRUNCATION_STRATEGIES = ("longest_first", "only_first", "only_second")
-_JSON_STRATEGY = {
-    "longest_first": "LongestFirst",
-    "only_first": "OnlyFirst",
-    "only_second": "OnlySecond",
-}
-_JSON_DIRECTION = {"right": "Right", "left": "Left"}
-_LARGE = int(1e20)
-_SPECIAL_ATTRS = (
-    "bos_token",
-    "eos_token",
-    "unk_token",
-    "sep_token",
-    "pad_token",
-    "cls_token",
-    "mask_token",
-)
-
 InputSequence = str | Sequence[str]
-
-
-def _lower_key(value: Any, table: dict[str, str], what: str) -> str:
-    if isinstance(value, str):
-        low = value.lower()
-        for k, v in table.items():
-            if low in (k, v.lower()):
-                return k
-    raise ConfigurationError(f"{what} must be one of {', '.join(table)}; got {value!r}")
 
 
 class Tokenizer:
@@ -225,18 +210,7 @@ class Tokenizer:
         Raises:
             ConfigurationError: unknown strategy or direction, or negative numbers.
         """
-        if not isinstance(max_length, int) or max_length < 0:
-            raise ConfigurationError(f"max_length must be a non-negative int, got {max_length!r}")
-        if not isinstance(stride, int) or stride < 0:
-            raise ConfigurationError(f"stride must be a non-negative int, got {stride!r}")
-        strategy = _lower_key(strategy, _JSON_STRATEGY, "truncation strategy")
-        direction = _lower_key(direction, _JSON_DIRECTION, "truncation direction")
-        self._truncation = {
-            "max_length": max_length,
-            "stride": stride,
-            "strategy": strategy,
-            "direction": direction,
-        }
+        self._truncation = truncation_settings(max_length, stride, strategy, direction)
 
     def no_truncation(self) -> None:
         self._truncation = None
@@ -255,26 +229,14 @@ class Tokenizer:
         length: int | None = None,
         pad_to_multiple_of: int | None = None,
     ) -> None:
-        """Pad to ``length``, or to the longest encoding of a batch when ``length`` is None."""
-        direction = _lower_key(direction, _JSON_DIRECTION, "padding direction")
-        if length is not None and (not isinstance(length, int) or length < 0):
-            raise ConfigurationError(
-                f"padding length must be a non-negative int or None, got {length!r}"
-            )
-        if pad_to_multiple_of is not None and (
-            not isinstance(pad_to_multiple_of, int) or pad_to_multiple_of < 0
-        ):
-            raise ConfigurationError(
-                f"pad_to_multiple_of must be a non-negative int, got {pad_to_multiple_of!r}"
-            )
-        self._padding = {
-            "length": length,
-            "pad_to_multiple_of": pad_to_multiple_of,
-            "pad_id": pad_id,
-            "pad_token": pad_token,
-            "pad_type_id": pad_type_id,
-            "direction": direction,
-        }
+        """Pad to ``length``, or to the longest encoding of a batch when ``length`` is None.
+
+        Raises:
+            ConfigurationError: unknown direction, or a negative length or multiple.
+        """
+        self._padding = padding_settings(
+            direction, pad_id, pad_type_id, pad_token, length, pad_to_multiple_of
+        )
 
     def no_padding(self) -> None:
         self._padding = None
@@ -467,8 +429,8 @@ class Tokenizer:
             for t in texts:
                 for s in [t] if isinstance(t, str) else t:
                     skip = self._special_policy(_check_str(s), allowed_special, disallowed_special)
-        # The native plan may apply the ByteLevel post-processor's offset trimming itself;
-        # with a pair or truncation, the Python post-processor does it on the final parts.
+        # The native plan may apply the post-processor's ByteLevel offset trimming itself;
+        # with a pair or truncation, the Python post-processor trims the final parts.
         trim = pair is None and self._truncation is None
         enc = self._encode_sequence(sequence, 0, is_pretokenized, skip, trim)
         penc = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized, skip)
@@ -478,18 +440,13 @@ class Tokenizer:
         self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
     ) -> Encoding:
         """Truncate, add special tokens, then pad (fixed length only), as HF does."""
-        native = encoding._native
-        if pair is None and self._truncation is None and native is not None:
-            # Nothing to add and the offsets are final: the arrays stay as they are.
-            post = self.post_processor
-            if post is None or (
-                isinstance(post, ByteLevelProcessor) and (native.trimmed or not post.trim_offsets)
-            ):
-                if post is not None:
-                    encoding.sequence_ranges = {0: (0, len(encoding))}
+        if pair is None and self._truncation is None and encoding._native is not None:
+            plan = self._plan()
+            final = None if plan is None else plan.finish(encoding, add_special_tokens)
+            if final is not None:
                 if self._padding is not None:
-                    _pad_encodings([encoding], self._padding)
-                return encoding
+                    pad_encodings([final], self._padding)
+                return final
         if self._truncation is not None:
             t = self._truncation
             max_length = t["max_length"]
@@ -499,7 +456,7 @@ class Tokenizer:
                     f"max_length={max_length} leaves no room for the {n_added} special tokens the "
                     f"post-processor adds; use max_length >= {n_added}"
                 )
-            _truncate_encodings(
+            truncate_encodings(
                 encoding, pair, max_length - n_added, t["stride"], t["strategy"], t["direction"]
             )
         if self.post_processor is not None:
@@ -509,7 +466,7 @@ class Tokenizer:
                 [encoding] if pair is None else [encoding, pair], add_special_tokens
             )
         if self._padding is not None:
-            _pad_encodings([final], self._padding)
+            pad_encodings([final], self._padding)
         return final
 
     def encode_batch(
@@ -574,7 +531,7 @@ class Tokenizer:
         else:
             encodings = [one(x) for x in items]
         if self._padding is not None:
-            _pad_encodings(encodings, self._padding)
+            pad_encodings(encodings, self._padding)
         return encodings
 
     def _batch_skip(
@@ -628,13 +585,12 @@ class Tokenizer:
         [0, 1, 0]
         """
         text = _check_str(text)
-        skip = self._ordinary_skip()
         plan = self._plan()
         if plan is not None:
-            ids = plan.core.encode_ids(text, plan.skip_ids(skip))
+            ids = plan.core.encode_ids(text, plan.ordinary_skip)
             if ids is not None:
                 return ids
-        return self._encode_one(text, 0, None, skip).ids
+        return self._encode_one(text, 0, None, self._ordinary_skip()).ids
 
     def encode_ordinary_batch(
         self, texts: Sequence[str], *, num_threads: int | None = None, flat: bool = False
@@ -666,7 +622,7 @@ class Tokenizer:
         plan = self._plan()
         threads = _threads(num_threads, len(texts))
         if plan is not None:
-            skip_ids = plan.skip_ids(skip)
+            skip_ids = plan.ordinary_skip
             if flat:
                 out = plan.core.encode_flat(texts, skip_ids, threads)
                 if out is not None:
@@ -784,164 +740,27 @@ class Tokenizer:
         Returns:
             A :class:`~codetok.encoding.BatchEncoding`.
         """
-        pad_strategy, trunc_strategy, max_length = self._strategies(
-            padding, truncation, max_length, pad_to_multiple_of
+        return tokenizer_call.call(
+            self,
+            text=text,
+            text_pair=text_pair,
+            add_special_tokens=add_special_tokens,
+            padding=padding,
+            truncation=truncation,
+            max_length=max_length,
+            stride=stride,
+            is_split_into_words=is_split_into_words,
+            pad_to_multiple_of=pad_to_multiple_of,
+            padding_side=padding_side,
+            return_tensors=return_tensors,
+            return_token_type_ids=return_token_type_ids,
+            return_attention_mask=return_attention_mask,
+            return_overflowing_tokens=return_overflowing_tokens,
+            return_special_tokens_mask=return_special_tokens_mask,
+            return_offsets_mapping=return_offsets_mapping,
+            return_length=return_length,
+            return_position_ids=return_position_ids,
         )
-        if is_split_into_words:
-            is_batched = (
-                isinstance(text, (list, tuple))
-                and bool(text)
-                and isinstance(text[0], (list, tuple))
-            )
-        else:
-            is_batched = isinstance(text, (list, tuple))
-        if is_batched:
-            if isinstance(text_pair, str):
-                raise ConfigurationError(
-                    "when text is a batch, text_pair must be a list of the same length"
-                )
-            if text_pair is not None and len(text) != len(text_pair):
-                raise ConfigurationError(
-                    f"text has {len(text)} items but text_pair has {len(text_pair)}; they must match"
-                )
-            batch = list(zip(text, text_pair)) if text_pair is not None else list(text)
-        else:
-            batch = [(text, text_pair)] if text_pair else [text]
-
-        saved = (self._truncation, self._padding)
-        try:
-            if trunc_strategy is None:
-                self._truncation = None
-            else:
-                self.enable_truncation(max_length, stride, trunc_strategy, self.truncation_side)  # type: ignore[arg-type]
-            if pad_strategy is None:
-                self._padding = None
-            else:
-                pad_token = self.special_tokens_map.get("pad_token")
-                pad_id = None if pad_token is None else self.token_to_id(pad_token)
-                if pad_token is None or pad_id is None:
-                    raise ConfigurationError(
-                        "padding needs a pad token: set tok.special_tokens_map['pad_token'] to a token "
-                        "of the vocabulary (or call enable_padding with pad_token/pad_id)"
-                    )
-                self.enable_padding(
-                    padding_side or self.padding_side,
-                    pad_id,
-                    0,
-                    pad_token,
-                    max_length if pad_strategy == "max_length" else None,
-                    pad_to_multiple_of,
-                )
-            encodings = self.encode_batch(
-                batch,
-                is_pretokenized=is_split_into_words,
-                add_special_tokens=add_special_tokens,
-            )
-        finally:
-            self._truncation, self._padding = saved
-
-        want_types = (
-            "token_type_ids" in self.model_input_names
-            if return_token_type_ids is None
-            else return_token_type_ids
-        )
-        want_mask = (
-            "attention_mask" in self.model_input_names
-            if return_attention_mask is None
-            else return_attention_mask
-        )
-        data: dict[str, list[Any]] = {"input_ids": []}
-        if want_types:
-            data["token_type_ids"] = []
-        if want_mask:
-            data["attention_mask"] = []
-        if return_special_tokens_mask:
-            data["special_tokens_mask"] = []
-        if return_offsets_mapping:
-            data["offset_mapping"] = []
-        if return_length:
-            data["length"] = []
-        if return_position_ids:
-            data["position_ids"] = []
-        flat: list[Encoding] = []
-        mapping: list[int] = []
-        for i, enc in enumerate(encodings):
-            parts = [enc, *enc.overflowing] if return_overflowing_tokens else [enc]
-            for e in parts:
-                flat.append(e)
-                mapping.append(i)
-                data["input_ids"].append(e.ids)
-                if want_types:
-                    data["token_type_ids"].append(e.type_ids)
-                if want_mask:
-                    data["attention_mask"].append(e.attention_mask)
-                if return_special_tokens_mask:
-                    data["special_tokens_mask"].append(e.special_tokens_mask)
-                if return_offsets_mapping:
-                    data["offset_mapping"].append(e.offsets)
-                if return_length:
-                    data["length"].append(len(e.ids))
-                if return_position_ids:
-                    data["position_ids"].append(_position_ids(e.attention_mask))
-        if return_overflowing_tokens:
-            data["overflow_to_sample_mapping"] = mapping
-        out = BatchEncoding(data, flat, tensor_type=return_tensors)
-        if not is_batched and return_tensors is None and not return_overflowing_tokens:
-            out = BatchEncoding(
-                {k: (v[0] if v and isinstance(v[0], list) else v) for k, v in out.data.items()},
-                out.encodings,
-            )
-        return out
-
-    def _strategies(
-        self, padding: Any, truncation: Any, max_length: int | None, pad_to_multiple_of: int | None
-    ) -> tuple[str | None, str | None, int | None]:
-        if max_length is not None and padding is False and truncation is None:
-            truncation = "longest_first"
-        if padding is True:
-            pad: str | None = "longest"
-        elif padding in (False, None, "do_not_pad"):
-            pad = None
-        elif padding in ("longest", "max_length"):
-            pad = padding
-        else:
-            raise ConfigurationError(
-                f"padding must be True, False, 'longest', 'max_length' or 'do_not_pad'; got {padding!r}"
-            )
-        if truncation is True:
-            trunc: str | None = "longest_first"
-        elif truncation in (False, None, "do_not_truncate"):
-            trunc = None
-        elif truncation in TRUNCATION_STRATEGIES:
-            trunc = truncation
-        else:
-            raise ConfigurationError(
-                f"truncation must be True, False, {', '.join(map(repr, TRUNCATION_STRATEGIES))} or "
-                f"'do_not_truncate'; got {truncation!r}"
-            )
-        if max_length is None:
-            if pad == "max_length":
-                if self.model_max_length > _LARGE:
-                    pad = None
-                else:
-                    max_length = self.model_max_length
-            if trunc is not None:
-                if self.model_max_length > _LARGE:
-                    trunc = None
-                else:
-                    max_length = self.model_max_length
-        if (
-            trunc is not None
-            and pad is not None
-            and pad_to_multiple_of is not None
-            and max_length is not None
-            and max_length % pad_to_multiple_of != 0
-        ):
-            raise ConfigurationError(
-                f"truncation and padding with pad_to_multiple_of={pad_to_multiple_of} need a max_length that is "
-                f"a multiple of it; got max_length={max_length}"
-            )
-        return pad, trunc, max_length
 
     # ------------------------------------------------------------------ serialization
     def to_dict(self, settings: bool = False) -> dict[str, Any]:
@@ -953,89 +772,17 @@ class Tokenizer:
                 HF ``tokenizers`` rejects files with unknown top-level keys, so this is off
                 by default; :meth:`save_pretrained` keeps them in ``tokenizer_config.json``.
         """
-        trunc = None
-        if self._truncation is not None:
-            t = self._truncation
-            trunc = {
-                "direction": _JSON_DIRECTION[t["direction"]],
-                "max_length": t["max_length"],
-                "strategy": _JSON_STRATEGY[t["strategy"]],
-                "stride": t["stride"],
-            }
-        pad = None
-        if self._padding is not None:
-            p = self._padding
-            pad = {
-                "strategy": "BatchLongest" if p["length"] is None else {"Fixed": p["length"]},
-                "direction": _JSON_DIRECTION[p["direction"]],
-                "pad_to_multiple_of": p["pad_to_multiple_of"],
-                "pad_id": p["pad_id"],
-                "pad_type_id": p["pad_type_id"],
-                "pad_token": p["pad_token"],
-            }
-        out: dict[str, Any] = {
-            "version": "1.0",
-            "truncation": trunc,
-            "padding": pad,
-            "added_tokens": [tok.to_dict(tid) for tid, tok in sorted(self.added.tokens.items())],
-            "normalizer": None if self.normalizer is None else self.normalizer.to_dict(),
-            "pre_tokenizer": None if self.pre_tokenizer is None else self.pre_tokenizer.to_dict(),
-            "post_processor": None
-            if self.post_processor is None
-            else self.post_processor.to_dict(),
-            "decoder": None if self.decoder is None else self.decoder.to_dict(),
-            "model": self.model.to_dict(),
-        }
-        ext = self._codetok_settings() if settings else None
-        if ext:
-            out["codetok"] = ext
-        return out
-
-    def _codetok_settings(self) -> dict[str, Any]:
-        ext: dict[str, Any] = {}
-        if self.model_max_length < _LARGE:
-            ext["model_max_length"] = self.model_max_length
-        if self.padding_side != "right":
-            ext["padding_side"] = self.padding_side
-        if self.truncation_side != "right":
-            ext["truncation_side"] = self.truncation_side
-        if self.model_input_names != ["input_ids", "token_type_ids", "attention_mask"]:
-            ext["model_input_names"] = list(self.model_input_names)
-        if self.clean_up_tokenization_spaces:
-            ext["clean_up_tokenization_spaces"] = True
-        if self.special_tokens_map:
-            ext["special_tokens_map"] = dict(self.special_tokens_map)
-        return ext
+        return tokenizer_json.to_dict(self, settings)
 
     def to_str(self, pretty: bool = False, settings: bool = False) -> str:
         """The ``tokenizer.json`` text (see :meth:`to_dict` for ``settings``)."""
-        return json.dumps(self.to_dict(settings), ensure_ascii=False, indent=2 if pretty else None)
+        return tokenizer_json.to_str(self, pretty, settings)
 
     def save(
         self, path: str | os.PathLike[str], pretty: bool = True, settings: bool = False
     ) -> None:
         """Write ``tokenizer.json`` to ``path``; HF ``tokenizers`` loads it unless ``settings``."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_str(pretty, settings))
-
-    def train(self, files: Any, trainer: Any, /, *, num_workers: int = 1) -> Tokenizer:
-        """Train this tokenizer's model on files or folders (see :mod:`codetok.trainers`).
-
-        The files are streamed line by line through this tokenizer's normalizer and
-        pre-tokenizer; the trained model replaces :attr:`model` and the trainer's special
-        tokens are added. Returns ``self``.
-        """
-        from .trainers.api import train
-
-        return train(self, files, trainer, num_workers=num_workers)
-
-    def train_from_iterator(
-        self, iterator: Any, trainer: Any, /, *, num_workers: int = 1, length: int | None = None
-    ) -> Tokenizer:
-        """Train this tokenizer's model on an iterator of strings; returns ``self``."""
-        from .trainers.api import train_from_iterator
-
-        return train_from_iterator(self, iterator, trainer, num_workers=num_workers, length=length)
+        tokenizer_json.save(self, path, pretty, settings)
 
     def save_pretrained(self, folder: str | os.PathLike[str]) -> list[str]:
         """Write the folder ``transformers`` expects (tokenizer.json, tokenizer_config.json, ...).
@@ -1071,65 +818,7 @@ class Tokenizer:
             FormatError: missing or malformed sections (the message names the JSON path).
             UnknownComponentError: a component ``type`` codetok does not implement.
         """
-        if not isinstance(data, dict):
-            raise FormatError("a tokenizer.json must hold a JSON object", path=path)
-        if "model" not in data:
-            raise FormatError("no 'model' section", path=path)
-        model = model_from_dict(data["model"], path=path, where="model")
-        tok = cls(
-            model,
-            normalizer=normalizer_from_dict(data.get("normalizer"), path=path),
-            pre_tokenizer=pre_tokenizer_from_dict(data.get("pre_tokenizer"), path=path),
-            post_processor=post_processor_from_dict(data.get("post_processor"), path=path),
-            decoder=decoder_from_dict(data.get("decoder"), path=path),
-        )
-        added = data.get("added_tokens") or []
-        if not isinstance(added, list):
-            raise FormatError("'added_tokens' must be a list", path=path, where="added_tokens")
-        for i, d in enumerate(added):
-            where = f"added_tokens[{i}]"
-            if not isinstance(d, dict) or "id" not in d:
-                raise FormatError(
-                    "each added token needs an 'id' and a 'content'", path=path, where=where
-                )
-            tok.added.set_with_id(AddedToken.from_dict(d, path=path, where=where), int(d["id"]))
-        trunc = data.get("truncation")
-        if trunc:
-            try:
-                tok.enable_truncation(
-                    int(trunc["max_length"]),
-                    int(trunc.get("stride", 0)),
-                    trunc.get("strategy", "LongestFirst"),
-                    trunc.get("direction", "Right"),
-                )
-            except (KeyError, TypeError, ValueError) as e:
-                raise FormatError(
-                    f"malformed truncation: {e}", path=path, where="truncation"
-                ) from e
-        pad = data.get("padding")
-        if pad:
-            try:
-                strat = pad.get("strategy", "BatchLongest")
-                length = strat.get("Fixed") if isinstance(strat, dict) else None
-                tok.enable_padding(
-                    pad.get("direction", "Right"),
-                    int(pad.get("pad_id", 0)),
-                    int(pad.get("pad_type_id", 0)),
-                    pad.get("pad_token", "[PAD]"),
-                    length,
-                    pad.get("pad_to_multiple_of"),
-                )
-            except (KeyError, TypeError, ValueError, AttributeError) as e:
-                raise FormatError(f"malformed padding: {e}", path=path, where="padding") from e
-        ext = data.get("codetok") or {}
-        if ext:
-            tok.model_max_length = int(ext.get("model_max_length", tok.model_max_length))
-            tok.padding_side = ext.get("padding_side", "right")
-            tok.truncation_side = ext.get("truncation_side", "right")
-            tok.model_input_names = list(ext.get("model_input_names", tok.model_input_names))
-            tok.clean_up_tokenization_spaces = bool(ext.get("clean_up_tokenization_spaces", False))
-            tok.special_tokens_map = dict(ext.get("special_tokens_map", {}))
-        return tok
+        return tokenizer_json.from_dict(cls, data, path=path)
 
     @classmethod
     def from_str(cls, text: str, *, path: str | None = None) -> Tokenizer:
@@ -1138,15 +827,7 @@ class Tokenizer:
         Raises:
             FormatError: the text is not valid JSON (the message gives line and column).
         """
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise FormatError(
-                f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}",
-                path=path,
-                where=f"line {e.lineno}",
-            ) from e
-        return cls.from_dict(data, path=path)
+        return tokenizer_json.from_str(cls, text, path=path)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Tokenizer:
@@ -1156,10 +837,27 @@ class Tokenizer:
             NotFoundError: the file does not exist.
             FormatError: the file is not a valid tokenizer.json.
         """
-        from ._files import read_text_file
+        return tokenizer_json.from_file(cls, path)
 
-        p, text = read_text_file(path, "tokenizer.json")
-        return cls.from_str(text, path=p)
+    # ------------------------------------------------------------------ training
+    def train(self, files: Any, trainer: Any, /, *, num_workers: int = 1) -> Tokenizer:
+        """Train this tokenizer's model on files or folders (see :mod:`codetok.trainers`).
+
+        The files are streamed line by line through this tokenizer's normalizer and
+        pre-tokenizer; the trained model replaces :attr:`model` and the trainer's special
+        tokens are added. Returns ``self``.
+        """
+        from .trainers.api import train
+
+        return train(self, files, trainer, num_workers=num_workers)
+
+    def train_from_iterator(
+        self, iterator: Any, trainer: Any, /, *, num_workers: int = 1, length: int | None = None
+    ) -> Tokenizer:
+        """Train this tokenizer's model on an iterator of strings; returns ``self``."""
+        from .trainers.api import train_from_iterator
+
+        return train_from_iterator(self, iterator, trainer, num_workers=num_workers, length=length)
 
 
 def _piece(text: str, anchor: Anchor, tid: int | None) -> tuple[str, tuple[int, int], int | None]:
@@ -1193,84 +891,3 @@ def _as_id_list(ids: Any) -> list[int]:
             raise VocabularyError(f"token ids must be ints, got {type(i).__name__} {i!r}")
         out.append(i)
     return out
-
-
-def _position_ids(attention_mask: list[int]) -> list[int]:
-    """Positions of attended tokens counted from 0; padding positions get 1 (HF's convention)."""
-    out = []
-    pos = 0
-    for m in attention_mask:
-        if m:
-            out.append(pos)
-            pos += 1
-        else:
-            out.append(1)
-    return out
-
-
-def _truncate_encodings(
-    enc: Encoding,
-    pair: Encoding | None,
-    max_length: int,
-    stride: int,
-    strategy: str,
-    direction: str,
-) -> None:
-    if max_length == 0:
-        enc.truncate(0, stride, direction)
-        if pair is not None:
-            pair.truncate(0, stride, direction)
-        return
-    total = len(enc) + (len(pair) if pair is not None else 0)
-    if total <= max_length:
-        return
-    to_remove = total - max_length
-    if strategy == "longest_first":
-        if pair is None:
-            enc.truncate(total - to_remove, stride, direction)
-            return
-        n1, n2 = len(enc), len(pair)
-        swap = n1 > n2
-        if swap:
-            n1, n2 = n2, n1
-        n2 = n1 if n1 > max_length else max(n1, max_length - n1)
-        if n1 + n2 > max_length:
-            n1 = max_length // 2
-            n2 = n1 + max_length % 2
-        if swap:
-            n1, n2 = n2, n1
-        enc.truncate(n1, stride, direction)
-        pair.truncate(n2, stride, direction)
-        return
-    if strategy == "only_first":
-        target = enc
-    else:
-        if pair is None:
-            raise TruncationError("truncation strategy 'only_second' needs a pair of sequences")
-        target = pair
-    if len(target) > to_remove:
-        target.truncate(len(target) - to_remove, stride, direction)
-    else:
-        raise TruncationError(
-            f"cannot truncate with strategy {strategy!r}: the sequence it may cut has {len(target)} tokens but "
-            f"{to_remove} must go; use 'longest_first' or a larger max_length"
-        )
-
-
-def _pad_encodings(encodings: list[Encoding], params: dict[str, Any]) -> None:
-    if not encodings:
-        return
-    length = params["length"]
-    if length is None:
-        length = max(len(e) for e in encodings)
-    multiple = params["pad_to_multiple_of"]
-    if multiple and length % multiple:
-        length += multiple - length % multiple
-    for e in encodings:
-        e.pad(
-            length,
-            params["pad_id"],
-            params["pad_type_id"],
-            params["pad_token"],
-            params["direction"],
-        )

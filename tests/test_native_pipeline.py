@@ -29,7 +29,9 @@ from codetok.formats.pretrained import load_pretrained_dir
 from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
 from codetok.models import _backend
 from codetok.pre_tokenizers import ByteLevel, Sequence, Split
-from codetok.processors import RobertaProcessing
+from codetok.processors import BertProcessing, RobertaProcessing, TemplateProcessing
+from codetok.processors import ByteLevel as ByteLevelProcessor
+from codetok.processors import Sequence as PostSequence
 
 core = pytest.importorskip("codetok._core")
 pytestmark = pytest.mark.skipif(not _backend.native(), reason="native backend not selected")
@@ -127,19 +129,43 @@ def roberta(gpt2_files):
 @pytest.fixture(scope="module")
 def llama3(cl100k):
     """HF's Llama-3 layout (its pattern, ``ignore_merges``) over the cl100k ranks."""
+    bos, eos = "<|begin_of_text|>", "<|end_of_text|>"
     tok = Tokenizer(
         cl100k.model,
         pre_tokenizer=Sequence(
             [Split({"Regex": LLAMA3_PATTERN}, "isolated"), ByteLevel(False, True, False)]
         ),
-        post_processor=cl100k.post_processor,
+        post_processor=PostSequence(
+            [
+                ByteLevelProcessor(add_prefix_space=True, trim_offsets=True),
+                TemplateProcessing(
+                    f"{bos} $A:1 {eos}:2", f"{bos} $A {bos}:1 $B:1", [(bos, 100400), (eos, 100401)]
+                ),
+            ]
+        ),
         decoder=cl100k.decoder,
     )
-    tok.add_special_tokens(["<|begin_of_text|>", "<|end_of_text|>"])
+    tok.added.set_with_id(AddedToken(bos, special=True), 100400)
+    tok.added.set_with_id(AddedToken(eos, special=True), 100401)
     return tok
 
 
-TOKENIZERS = ["gpt2", "cl100k", "roberta", "llama3"]
+@pytest.fixture(scope="module")
+def bert_style(gpt2_files):
+    """GPT-2 files with BERT-style special tokens around the sequence."""
+    from codetok.models import BPE
+
+    vocab, merges = gpt2_files
+    tok = Tokenizer(
+        BPE.from_files(str(vocab), str(merges)),
+        pre_tokenizer=ByteLevel(add_prefix_space=False),
+        post_processor=BertProcessing(("<|endoftext|>", 50256), ("!", 0)),
+    )
+    tok.add_special_tokens(["<|endoftext|>"])
+    return tok
+
+
+TOKENIZERS = ["gpt2", "cl100k", "roberta", "llama3", "bert_style"]
 
 
 @pytest.fixture(params=TOKENIZERS)
@@ -214,6 +240,14 @@ def test_encode_ordinary(tok):
     assert py_ids.tolist() == ids.tolist() and py_bounds.tolist() == bounds.tolist()
 
 
+def test_special_tokens_stay_on_arrays(llama3, roberta, bert_style):
+    for tok in (llama3, roberta, bert_style):
+        enc = tok.encode("hello world")
+        assert enc._native is not None  # post-processed without building lists
+        assert_same_encode(tok, "hello world")
+        assert_same_encode(tok, "hello world", add_special_tokens=False)
+
+
 def test_encoding_arrays_without_lists(cl100k):
     enc = cl100k.encode("hello world, hello arrays")
     assert enc.ids_array.tolist() == enc.ids
@@ -265,3 +299,51 @@ ALPHABET = st.sampled_from(
 def test_differential_random_text(request, text, name):
     tok = request.getfixturevalue(name)
     assert_same_encode(tok, text)
+
+
+def _python_ranks(raw: bytes) -> dict[bytes, int]:
+    import base64
+
+    ranks = {}
+    for line in raw.splitlines():
+        if line.strip():
+            token, rank = line.split()
+            ranks[base64.b64decode(token, validate=True)] = int(rank)
+    return ranks
+
+
+def test_native_tiktoken_reader_equals_python():
+    raw = _package_file("tiktoken_ext", "data", "cl100k_base.tiktoken").read_bytes()
+    fast = core.read_ranks(raw)
+    assert list(fast.items()) == list(_python_ranks(raw).items())
+    for raw in [
+        b"YQ== 0\r\nYg== 1\rYWI= 2\n\n  \nYWJj 3",
+        b"YQ== 0\n\n\r\n\r\rYg== 1\n\rYWI= 2",
+        b"YR== 7\n+/8= 1\nYQ==\t5\x0c",
+    ]:
+        assert list(core.read_ranks(raw).items()) == list(_python_ranks(raw).items())
+    # What it does not read plainly it hands back (by line number) to the Python reader.
+    for raw, line in [(b"YQ== 0\nYQ= 1", 2), (b"YQ== 0 1", 1), (b"Y=Q= 0", 1), (b"YQ== +1", 1)]:
+        assert core.read_ranks(raw) == line
+
+
+def test_native_merge_tables_equal_python(cl100k, gpt2_files):
+    from codetok.formats.tiktoken_file import merges_from_ranks, read_tiktoken_file
+
+    ranks = read_tiktoken_file(_package_file("tiktoken_ext", "data", "cl100k_base.tiktoken"))
+    table = core.rank_merges(ranks)
+    by_bytes = {r: t for t, r in ranks.items()}
+    assert [(by_bytes[a], by_bytes[b], r) for a, b, r, _ in table.tolist()] == merges_from_ranks(
+        ranks
+    )
+    import json
+
+    vocab = json.loads(gpt2_files[0].read_text(encoding="utf-8"))
+    lines = gpt2_files[1].read_text(encoding="utf-8").splitlines()[1:]
+    merges = [tuple(line.split(" ")) for line in lines if line]
+    table = core.merge_table(vocab, [" ".join(m) for m in merges])
+    rows = [(vocab[a], vocab[b], r, vocab[a + b]) for r, (a, b) in enumerate(merges)]
+    assert table.tolist() == [list(r) for r in rows]
+    assert core.merge_table(vocab, [list(m) for m in merges]).tolist() == table.tolist()
+    assert core.merge_table(vocab, ["a b", "nospace"]) is None
+    assert core.merge_table(vocab, ["a zzzzunknown"]) is None

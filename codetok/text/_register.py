@@ -3,12 +3,15 @@
 HF ``tokenizers`` has no component for rule-based words or ordered patterns, so their
 ``type`` names carry a ``codetok.`` prefix (``{"type": "codetok.Words", ...}``), which HF
 rejects clearly instead of misreading. Importing :mod:`codetok.text` adds them to the
-pre-tokenizer registry that :meth:`codetok.Tokenizer.from_dict` dispatches on.
+pre-tokenizer registry (:mod:`codetok._registry`) that :meth:`codetok.Tokenizer.from_dict`
+dispatches on; the registry imports :mod:`codetok.text` when a ``codetok.*`` type is
+looked up first.
 """
 
 from __future__ import annotations
 
-from ..pre_tokenizers import REGISTRY, PreTokenizer
+from .._registry import registry
+from ..pre_tokenizers import PreTokenizer
 
 P = type[PreTokenizer]
 
@@ -19,5 +22,5 @@ def register(cls: P) -> P:
         raise ValueError(
             f"codetok-only component names start with 'codetok.', got {cls.type_name!r}"
         )
-    REGISTRY.setdefault(cls.type_name, cls)
+    registry("pre_tokenizer").register(cls)
     return cls

@@ -1,0 +1,223 @@
+"""A :class:`~codetok.Tokenizer` to and from the HF ``tokenizer.json`` object, text and file.
+
+What :meth:`Tokenizer.to_dict <codetok.Tokenizer.to_dict>`, ``to_str``, ``save``,
+``from_dict``, ``from_str`` and ``from_file`` run. This module handles:
+
+- the top-level sections in HF's schema and spelling: ``version``, ``truncation``,
+  ``padding``, ``added_tokens``, ``normalizer``, ``pre_tokenizer``, ``post_processor``,
+  ``decoder``, ``model``;
+- codetok's own ``transformers``-style settings (``model_max_length``, sides,
+  ``model_input_names``, ``clean_up_tokenization_spaces``, ``special_tokens_map``) under
+  the single top-level key ``"codetok"``, written only when asked for, because HF
+  ``tokenizers`` refuses files with unknown top-level keys;
+- errors: :class:`~codetok.errors.FormatError` naming the file and the JSON path (or the
+  line and column of invalid JSON).
+
+Not here: each component's own object (its class's ``to_dict`` / ``from_dict``, found by
+``type`` through :mod:`codetok._registry`), folders of tokenizer files and the Hub
+(:mod:`codetok.formats.pretrained`, :mod:`codetok.formats.hub`), and the documented
+entry points (:mod:`codetok.formats.hf_json`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ._files import read_text_file
+from .added_tokens import AddedToken
+from .decoders import decoder_from_dict
+from .errors import FormatError
+from .models import model_from_dict
+from .normalizers import normalizer_from_dict
+from .pre_tokenizers import pre_tokenizer_from_dict
+from .processors import post_processor_from_dict
+from .truncation_padding import JSON_DIRECTION, JSON_STRATEGY, UNLIMITED
+
+if TYPE_CHECKING:
+    from .tokenizer import Tokenizer
+
+__all__ = [
+    "codetok_settings",
+    "from_dict",
+    "from_file",
+    "from_str",
+    "save",
+    "to_dict",
+    "to_str",
+]
+
+T = TypeVar("T", bound="Tokenizer")
+
+
+def to_dict(tok: Tokenizer, settings: bool = False) -> dict[str, Any]:
+    """The ``tokenizer.json`` object of ``tok`` (see :meth:`codetok.Tokenizer.to_dict`)."""
+    trunc = None
+    t = tok.truncation
+    if t is not None:
+        trunc = {
+            "direction": JSON_DIRECTION[t["direction"]],
+            "max_length": t["max_length"],
+            "strategy": JSON_STRATEGY[t["strategy"]],
+            "stride": t["stride"],
+        }
+    pad = None
+    p = tok.padding
+    if p is not None:
+        pad = {
+            "strategy": "BatchLongest" if p["length"] is None else {"Fixed": p["length"]},
+            "direction": JSON_DIRECTION[p["direction"]],
+            "pad_to_multiple_of": p["pad_to_multiple_of"],
+            "pad_id": p["pad_id"],
+            "pad_type_id": p["pad_type_id"],
+            "pad_token": p["pad_token"],
+        }
+    out: dict[str, Any] = {
+        "version": "1.0",
+        "truncation": trunc,
+        "padding": pad,
+        "added_tokens": [a.to_dict(tid) for tid, a in sorted(tok.added.tokens.items())],
+        "normalizer": None if tok.normalizer is None else tok.normalizer.to_dict(),
+        "pre_tokenizer": None if tok.pre_tokenizer is None else tok.pre_tokenizer.to_dict(),
+        "post_processor": None if tok.post_processor is None else tok.post_processor.to_dict(),
+        "decoder": None if tok.decoder is None else tok.decoder.to_dict(),
+        "model": tok.model.to_dict(),
+    }
+    ext = codetok_settings(tok) if settings else None
+    if ext:
+        out["codetok"] = ext
+    return out
+
+
+def codetok_settings(tok: Tokenizer) -> dict[str, Any]:
+    """The ``"codetok"`` section: ``tok``'s settings that differ from the defaults.
+
+    >>> from codetok import Tokenizer
+    >>> from codetok.models import WordLevel
+    >>> tok = Tokenizer(WordLevel({"a": 0}, None))
+    >>> tok.padding_side = "left"
+    >>> codetok_settings(tok)
+    {'padding_side': 'left'}
+    """
+    ext: dict[str, Any] = {}
+    if tok.model_max_length < UNLIMITED:
+        ext["model_max_length"] = tok.model_max_length
+    if tok.padding_side != "right":
+        ext["padding_side"] = tok.padding_side
+    if tok.truncation_side != "right":
+        ext["truncation_side"] = tok.truncation_side
+    if tok.model_input_names != ["input_ids", "token_type_ids", "attention_mask"]:
+        ext["model_input_names"] = list(tok.model_input_names)
+    if tok.clean_up_tokenization_spaces:
+        ext["clean_up_tokenization_spaces"] = True
+    if tok.special_tokens_map:
+        ext["special_tokens_map"] = dict(tok.special_tokens_map)
+    return ext
+
+
+def to_str(tok: Tokenizer, pretty: bool = False, settings: bool = False) -> str:
+    """The ``tokenizer.json`` text of ``tok`` (through ``tok.to_dict``)."""
+    return json.dumps(tok.to_dict(settings), ensure_ascii=False, indent=2 if pretty else None)
+
+
+def save(
+    tok: Tokenizer, path: str | os.PathLike[str], pretty: bool = True, settings: bool = False
+) -> None:
+    """Write ``tok.to_str(pretty, settings)`` to ``path`` as UTF-8."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(tok.to_str(pretty, settings))
+
+
+def from_dict(cls: type[T], data: dict[str, Any], *, path: str | None = None) -> T:
+    """Build a ``cls`` from a parsed ``tokenizer.json`` object.
+
+    Raises:
+        FormatError: missing or malformed sections (the message names the JSON path).
+        UnknownComponentError: a component ``type`` codetok does not implement.
+    """
+    if not isinstance(data, dict):
+        raise FormatError("a tokenizer.json must hold a JSON object", path=path)
+    if "model" not in data:
+        raise FormatError("no 'model' section", path=path)
+    model = model_from_dict(data["model"], path=path, where="model")
+    tok = cls(
+        model,
+        normalizer=normalizer_from_dict(data.get("normalizer"), path=path),
+        pre_tokenizer=pre_tokenizer_from_dict(data.get("pre_tokenizer"), path=path),
+        post_processor=post_processor_from_dict(data.get("post_processor"), path=path),
+        decoder=decoder_from_dict(data.get("decoder"), path=path),
+    )
+    added = data.get("added_tokens") or []
+    if not isinstance(added, list):
+        raise FormatError("'added_tokens' must be a list", path=path, where="added_tokens")
+    for i, d in enumerate(added):
+        where = f"added_tokens[{i}]"
+        if not isinstance(d, dict) or "id" not in d:
+            raise FormatError(
+                "each added token needs an 'id' and a 'content'", path=path, where=where
+            )
+        tok.added.set_with_id(AddedToken.from_dict(d, path=path, where=where), int(d["id"]))
+    trunc = data.get("truncation")
+    if trunc:
+        try:
+            tok.enable_truncation(
+                int(trunc["max_length"]),
+                int(trunc.get("stride", 0)),
+                trunc.get("strategy", "LongestFirst"),
+                trunc.get("direction", "Right"),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise FormatError(f"malformed truncation: {e}", path=path, where="truncation") from e
+    pad = data.get("padding")
+    if pad:
+        try:
+            strat = pad.get("strategy", "BatchLongest")
+            length = strat.get("Fixed") if isinstance(strat, dict) else None
+            tok.enable_padding(
+                pad.get("direction", "Right"),
+                int(pad.get("pad_id", 0)),
+                int(pad.get("pad_type_id", 0)),
+                pad.get("pad_token", "[PAD]"),
+                length,
+                pad.get("pad_to_multiple_of"),
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise FormatError(f"malformed padding: {e}", path=path, where="padding") from e
+    ext = data.get("codetok") or {}
+    if ext:
+        tok.model_max_length = int(ext.get("model_max_length", tok.model_max_length))
+        tok.padding_side = ext.get("padding_side", "right")
+        tok.truncation_side = ext.get("truncation_side", "right")
+        tok.model_input_names = list(ext.get("model_input_names", tok.model_input_names))
+        tok.clean_up_tokenization_spaces = bool(ext.get("clean_up_tokenization_spaces", False))
+        tok.special_tokens_map = dict(ext.get("special_tokens_map", {}))
+    return tok
+
+
+def from_str(cls: type[T], text: str, *, path: str | None = None) -> T:
+    """Parse ``tokenizer.json`` text and build it with ``cls.from_dict``.
+
+    Raises:
+        FormatError: the text is not valid JSON (the message gives line and column).
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FormatError(
+            f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}",
+            path=path,
+            where=f"line {e.lineno}",
+        ) from e
+    return cls.from_dict(data, path=path)
+
+
+def from_file(cls: type[T], path: str | os.PathLike[str]) -> T:
+    """Read a ``tokenizer.json`` file and build it with ``cls.from_str``.
+
+    Raises:
+        NotFoundError: the file does not exist.
+        FormatError: the file is not a valid tokenizer.json.
+    """
+    p, text = read_text_file(path, "tokenizer.json")
+    return cls.from_str(text, path=p)
