@@ -11,6 +11,11 @@
 //   L      \p{L}                    N   \p{N}              WS  \s
 //   other  [^\s\p{L}\p{N}]          (punctuation, symbols, marks, controls, surrogates)
 //   UP     [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]   LO  [\p{Ll}\p{Lm}\p{Lo}\p{M}]   (o200k)
+//
+// The scanners are templates over the storage unit of the text (uint8_t, uint16_t or
+// uint32_t, as Python stores a str): only props() differs. Latin-1 units read a 256-entry
+// copy of the table; wider units take the same copy below U+0100 and the two-stage table
+// above.
 #include "pretokenize.hpp"
 
 #include <algorithm>
@@ -24,31 +29,48 @@ constexpr size_t kFail = SIZE_MAX;
 constexpr uint8_t kLNW = kL | kN | kWS;  // none of these: an "other" char
 constexpr uint8_t kLetterOrMark = kUpperish | kLowerish;
 
-inline uint8_t props(Cp c) { return c < 0x80 ? uprops_ascii(c) : uprops(c); }
-inline bool is_nl(Cp c) { return c == '\r' || c == '\n'; }
+// The flags of U+0000..U+00FF, copied out of the generated tables at load time (they are
+// constant-initialized, so ready before any dynamic initializer runs).
+struct Latin1Props {
+    uint8_t v[256];
+    Latin1Props() {
+        for (uint32_t c = 0; c < 256; ++c) v[c] = uprops(c);
+    }
+};
+const Latin1Props kLatin1;
+
+inline uint8_t props(uint8_t c) { return kLatin1.v[c]; }
+inline uint8_t props(uint16_t c) { return c < 0x100 ? kLatin1.v[c] : uprops(c); }
+inline uint8_t props(uint32_t c) { return c < 0x100 ? kLatin1.v[c] : uprops(c); }
+inline bool is_nl(uint32_t c) { return c == '\r' || c == '\n'; }
 
 // End of the run of chars having a flag of `mask`, from i.
-inline size_t run_any(const Cp* s, size_t i, size_t n, uint8_t mask) {
+template <class CharT>
+inline size_t run_any(const CharT* s, size_t i, size_t n, uint8_t mask) {
     while (i < n && (props(s[i]) & mask)) ++i;
     return i;
 }
 // End of the run of "other" chars ([^\s\p{L}\p{N}]+), from i.
-inline size_t run_other(const Cp* s, size_t i, size_t n) {
+template <class CharT>
+inline size_t run_other(const CharT* s, size_t i, size_t n) {
     while (i < n && !(props(s[i]) & kLNW)) ++i;
     return i;
 }
 // [\r\n]* from i.
-inline size_t run_nl(const Cp* s, size_t i, size_t n) {
+template <class CharT>
+inline size_t run_nl(const CharT* s, size_t i, size_t n) {
     while (i < n && is_nl(s[i])) ++i;
     return i;
 }
 // [\r\n/]* from i (o200k).
-inline size_t run_nl_slash(const Cp* s, size_t i, size_t n) {
+template <class CharT>
+inline size_t run_nl_slash(const CharT* s, size_t i, size_t n) {
     while (i < n && (is_nl(s[i]) || s[i] == '/')) ++i;
     return i;
 }
 // \p{N}{1,3} at i (s[i] is a digit).
-inline size_t digits3(const Cp* s, size_t i, size_t n) {
+template <class CharT>
+inline size_t digits3(const CharT* s, size_t i, size_t n) {
     const size_t stop = std::min(n, i + 3);
     size_t e = i + 1;
     while (e < stop && (props(s[e]) & kN)) ++e;
@@ -56,7 +78,8 @@ inline size_t digits3(const Cp* s, size_t i, size_t n) {
 }
 
 // Length of 's|'t|'re|'ve|'m|'ll|'d at i, case-sensitive (GPT-2), or 0.
-inline size_t contraction_cs(const Cp* s, size_t i, size_t n) {
+template <class CharT>
+inline size_t contraction_cs(const CharT* s, size_t i, size_t n) {
     if (i + 1 >= n || s[i] != '\'') return 0;
     switch (s[i + 1]) {
         case 's':
@@ -75,7 +98,8 @@ inline size_t contraction_cs(const Cp* s, size_t i, size_t n) {
 }
 
 // The same under (?i:...) (cl100k, o200k, Llama-3), with the engine's case folding.
-inline size_t contraction_ci(const Cp* s, size_t i, size_t n) {
+template <class CharT>
+inline size_t contraction_ci(const CharT* s, size_t i, size_t n) {
     if (i + 1 >= n || s[i] != '\'') return 0;
     switch (contraction_letter(s[i + 1])) {
         case 's':
@@ -100,12 +124,12 @@ inline size_t contraction_ci(const Cp* s, size_t i, size_t n) {
 //                           backtracking stops at the last one, which no \r\n follows)
 //   always    \s+(?!\S)     the run, minus its last char when a non-space follows
 //             \s | \s+      else one char (a single space before a non-space)
-template <bool kEndRun, bool kNewline>
-inline size_t ws_piece(const Cp* s, size_t i, size_t n) {
+template <bool kEndRun, bool kNewline, class CharT>
+inline size_t ws_piece(const CharT* s, size_t i, size_t n) {
     size_t w = i;
     size_t last_nl = kFail;
     while (w < n) {
-        const Cp c = s[w];
+        const CharT c = s[w];
         if (c != ' ' && !(props(c) & kWS)) break;
         if (kNewline && is_nl(c)) last_nl = w;
         ++w;
@@ -118,10 +142,11 @@ inline size_t ws_piece(const Cp* s, size_t i, size_t n) {
 
 // ---- GPT-2: 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 
-void scan_gpt2(const Cp* s, size_t n, std::vector<uint32_t>& ends) {
+template <class CharT>
+void scan_gpt2(const CharT* s, size_t n, std::vector<uint32_t>& ends) {
     size_t i = 0;
     while (i < n) {
-        const Cp c = s[i];
+        const CharT c = s[i];
         const uint8_t f = props(c);
         size_t e;
         if (f & kL) {
@@ -152,11 +177,11 @@ void scan_gpt2(const Cp* s, size_t n, std::vector<uint32_t>& ends) {
 // The possessive and plain forms cut alike (nothing after them could give back a char);
 // the one difference is \s++$, i.e. kEndRun.
 
-template <bool kEndRun>
-void scan_cl100k(const Cp* s, size_t n, std::vector<uint32_t>& ends) {
+template <bool kEndRun, class CharT>
+void scan_cl100k(const CharT* s, size_t n, std::vector<uint32_t>& ends) {
     size_t i = 0;
     while (i < n) {
-        const Cp c = s[i];
+        const CharT c = s[i];
         const uint8_t f = props(c);
         size_t e;
         if (f & kL) {
@@ -197,7 +222,8 @@ void scan_cl100k(const Cp* s, size_t n, std::vector<uint32_t>& ends) {
 
 // The first alternative from p, where q ends the UP run from p: UP* gives back chars
 // until LO+ can match, i.e. LO+ starts at the last LO char in [p, q].
-inline size_t o200k_alt1(const Cp* s, size_t p, size_t q, size_t n) {
+template <class CharT>
+inline size_t o200k_alt1(const CharT* s, size_t p, size_t q, size_t n) {
     size_t k;
     if (q < n && (props(s[q]) & kLowerish)) {
         k = q;
@@ -212,16 +238,18 @@ inline size_t o200k_alt1(const Cp* s, size_t p, size_t q, size_t n) {
 }
 
 // The second alternative from p: UP+ then LO*.
-inline size_t o200k_alt2(const Cp* s, size_t p, size_t q, size_t n) {
+template <class CharT>
+inline size_t o200k_alt2(const CharT* s, size_t p, size_t q, size_t n) {
     if (q == p) return kFail;
     const size_t e = run_any(s, q, n, kLowerish);
     return e + contraction_ci(s, e, n);
 }
 
-void scan_o200k(const Cp* s, size_t n, std::vector<uint32_t>& ends) {
+template <class CharT>
+void scan_o200k(const CharT* s, size_t n, std::vector<uint32_t>& ends) {
     size_t i = 0;
     while (i < n) {
-        const Cp c = s[i];
+        const CharT c = s[i];
         const uint8_t f = props(c);
         size_t e;
         if (f & kL) {
@@ -260,7 +288,8 @@ void scan_o200k(const Cp* s, size_t n, std::vector<uint32_t>& ends) {
 
 }  // namespace
 
-void scan(Scanner which, const Cp* s, size_t n, std::vector<uint32_t>& ends) {
+template <class CharT>
+void scan(Scanner which, const CharT* s, size_t n, std::vector<uint32_t>& ends) {
     if (n > UINT32_MAX) throw std::length_error("scan: text longer than 2**32 - 1 chars");
     switch (which) {
         case Scanner::Gpt2:
@@ -274,5 +303,9 @@ void scan(Scanner which, const Cp* s, size_t n, std::vector<uint32_t>& ends) {
     }
     throw std::invalid_argument("scan: unknown scanner");
 }
+
+template void scan<uint8_t>(Scanner, const uint8_t*, size_t, std::vector<uint32_t>&);
+template void scan<uint16_t>(Scanner, const uint16_t*, size_t, std::vector<uint32_t>&);
+template void scan<uint32_t>(Scanner, const uint32_t*, size_t, std::vector<uint32_t>&);
 
 }  // namespace codetok

@@ -30,6 +30,17 @@ constexpr int kScannerCount = 4;
 // Cut s[0:n] as Split(pattern, behavior="isolated") of the reference would: the pieces
 // tile s (no empty piece). Appends the exclusive end of each piece, in order, to `ends`.
 // n must be below 2**32.
-void scan(Scanner which, const Cp* s, size_t n, std::vector<uint32_t>& ends);
+//
+// CharT is the storage unit of the text, one code point per unit, as Python keeps a str:
+// uint8_t (PyUnicode_1BYTE_KIND, Latin-1), uint16_t (2BYTE: the BMP, lone surrogates as
+// plain values) or uint32_t (4BYTE, and Cp strings). The three cut alike: a text gives the
+// same ends whichever storage holds it. Instantiated for exactly these three types (in
+// pretokenize.cpp); no allocation apart from growing `ends`.
+template <class CharT>
+void scan(Scanner which, const CharT* s, size_t n, std::vector<uint32_t>& ends);
+
+extern template void scan<uint8_t>(Scanner, const uint8_t*, size_t, std::vector<uint32_t>&);
+extern template void scan<uint16_t>(Scanner, const uint16_t*, size_t, std::vector<uint32_t>&);
+extern template void scan<uint32_t>(Scanner, const uint32_t*, size_t, std::vector<uint32_t>&);
 
 }  // namespace codetok
