@@ -6,15 +6,19 @@ lists of ints, lists of tuples. Loops run with the GIL released; tokens are buil
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 class BpeCore:
-    """BPE of one model: symbol table, merge ranks and options fixed at construction."""
+    """BPE of one model: symbol table, merge ranks and options fixed at construction.
 
+    ``merges`` is a list of ``(left, right, rank, new id)`` or an int32 array of such rows.
+    """
+
+    @overload
     def __init__(
         self,
         vocab: dict[str, int],
-        merges: list[tuple[int, int, int, int]],
+        merges: list[tuple[int, int, int, int]] | Any,
         values: list[str | None],
         token_type: type[tuple[Any, ...]],
         *,
@@ -25,6 +29,30 @@ class BpeCore:
         byte_fallback: bool,
         ignore_merges: bool,
     ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        utf8: Any,
+        offsets: Any,
+        present: Any,
+        merges: Any,
+        token_type: type[tuple[Any, ...]],
+        *,
+        prefix: str,
+        suffix: str,
+        unk_id: int,
+        fuse_unk: bool,
+        byte_fallback: bool,
+        ignore_merges: bool,
+    ) -> None:
+        """From a fast-load file's arrays (token k: utf8[offsets[k]:offsets[k + 1]] when
+        present[k]; merges as int32 rows)."""
+    def tokens(self, ids: Any) -> list[str | None]:
+        """Token strings of an int32 array of ids."""
+    def strings(self) -> list[str | None]:
+        """Every token string by id (None for ids without one)."""
+    def symbol_ids(self, chars: str) -> list[int]:
+        """Ids of single characters as whole tokens (-1 where none)."""
     def encode(self, piece: str) -> tuple[list[int], list[tuple[int, int]]]: ...
     def encode_batch(self, pieces: Sequence[str]) -> list[list[int]]: ...
     def tokenize_batch(self, pieces: Sequence[str]) -> list[list[Any] | None]: ...
@@ -76,7 +104,6 @@ class BytePipeline:
     def __init__(
         self,
         bpe: BpeCore,
-        values: list[str | None],
         scanner: int,
         add_prefix_space: bool,
         byte_symbols: list[int],

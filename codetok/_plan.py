@@ -60,14 +60,14 @@ class Plan:
 
     Args:
         core: the ``codetok._core.BytePipeline``.
-        values: the model's token strings by id (for ``Encoding.tokens``).
+        model_core: the model's ``codetok._core.BpeCore`` (token strings by id).
         post: what :func:`single_layouts` says of the post-processor.
         added: the tokenizer's added vocabulary (to name skipped specials by id).
     """
 
-    def __init__(self, core: Any, values: list[str | None], post: Any, added: Any) -> None:
+    def __init__(self, core: Any, model_core: Any, post: Any, added: Any) -> None:
         self.core = core
-        self.values = values
+        self.model_core = model_core
         #: ByteLevel offset trimming done natively: 0 none, 1, or 2 (with add_prefix_space).
         self.trim: int = post[0] if isinstance(post, tuple) else 0
         #: Special tokens around one sequence, by ``add_special_tokens`` (``None``: no
@@ -103,15 +103,11 @@ class Plan:
     ) -> Encoding:
         """An :class:`Encoding` over one result of the native pipeline."""
         ids, offsets, words, added = out
-        values = self.values
+        model_core = self.model_core
 
         def tokens() -> list[str]:
-            ids_list = ids.tolist()
-            matches = added.tolist()
-            for i, _, _ in matches:
-                ids_list[i] = 0  # an added id may lie beyond the model's vocabulary
-            toks = list(map(values.__getitem__, ids_list))
-            for i, s, e in matches:
+            toks = model_core.tokens(ids)
+            for i, s, e in added.tolist():
                 toks[i] = text[s:e]  # HF shows the matched text of an added token
             return toks
 
@@ -258,13 +254,12 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
     if isinstance(pre, str):
         return pre
     scanner, add_prefix_space = pre
-    symbols = [model.token_to_id(c) for c in BYTE_TO_CHAR]
-    if None in symbols:
-        return "the vocabulary lacks some byte-level characters"
     core = model._kernel()
-    values = model._values
-    if not model._core_native or values is None:
+    if not model._core_native:
         return "the model's kernel is not native"
+    symbols = core.symbol_ids("".join(BYTE_TO_CHAR))
+    if -1 in symbols:
+        return "the vocabulary lacks some byte-level characters"
     raw_matcher, norm_matcher = tok.added.matchers(None)
     entries: list[list[tuple[str, int, bool, bool, bool]]] = []
     for matcher in (raw_matcher, norm_matcher):
@@ -277,7 +272,6 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         entries.append(rows)
     native = _backend._CORE.BytePipeline(  # type: ignore[union-attr]
         core,
-        values,
         scanner,
         add_prefix_space,
         symbols,
@@ -285,4 +279,4 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         entries[1],
         "".join(sorted(RUST_WHITESPACE)),
     )
-    return Plan(native, values, single_layouts(tok.post_processor), tok.added)
+    return Plan(native, core, single_layouts(tok.post_processor), tok.added)

@@ -21,7 +21,8 @@ void AddedMatcher::add(const Cp* s, size_t n, AddedEntry e) {
     entries_.push_back(e);
 }
 
-std::pair<size_t, int32_t> AddedMatcher::longest(const Cp* s, size_t i, size_t end) const {
+template <class CharT>
+std::pair<size_t, int32_t> AddedMatcher::longest(const CharT* s, size_t i, size_t end) const {
     int32_t node = 0;
     size_t best_end = i;
     int32_t best = -1;
@@ -37,7 +38,8 @@ std::pair<size_t, int32_t> AddedMatcher::longest(const Cp* s, size_t i, size_t e
     return {best_end, best};
 }
 
-void AddedMatcher::find(const Cp* s, size_t start, size_t end, const std::vector<int32_t>& skip,
+template <class CharT>
+void AddedMatcher::find(const CharT* s, size_t start, size_t end, const std::vector<int32_t>& skip,
                         std::vector<AddedSegment>& out) const {
     size_t pos = start;  // end of the last emitted part
     size_t cur = start;  // where the next search starts (after the last raw match)
@@ -69,5 +71,12 @@ void AddedMatcher::find(const Cp* s, size_t start, size_t end, const std::vector
     }
     if (pos < end || out.empty()) out.push_back(AddedSegment{-1, pos, end});
 }
+
+template void AddedMatcher::find(const uint8_t*, size_t, size_t, const std::vector<int32_t>&,
+                                 std::vector<AddedSegment>&) const;
+template void AddedMatcher::find(const uint16_t*, size_t, size_t, const std::vector<int32_t>&,
+                                 std::vector<AddedSegment>&) const;
+template void AddedMatcher::find(const uint32_t*, size_t, size_t, const std::vector<int32_t>&,
+                                 std::vector<AddedSegment>&) const;
 
 }  // namespace codetok

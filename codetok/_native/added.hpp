@@ -44,8 +44,10 @@ class AddedMatcher {
     const AddedEntry& entry(int32_t k) const { return entries_[static_cast<size_t>(k)]; }
 
     // Cut ``s[start:end]`` into segments covering it in order. Special tokens whose id is
-    // in the sorted ``skip`` are left in the text. Segments of text may be empty.
-    void find(const Cp* s, size_t start, size_t end, const std::vector<int32_t>& skip,
+    // in the sorted ``skip`` are left in the text. Segments of text may be empty. ``CharT``
+    // is one of Python's str storage units (uint8_t, uint16_t, uint32_t).
+    template <class CharT>
+    void find(const CharT* s, size_t start, size_t end, const std::vector<int32_t>& skip,
               std::vector<AddedSegment>& out) const;
 
   private:
@@ -53,7 +55,8 @@ class AddedMatcher {
         int32_t entry = -1;  // the content ending here, if any
     };
     // Longest content starting at ``i`` (its end and entry), or entry -1.
-    std::pair<size_t, int32_t> longest(const Cp* s, size_t i, size_t end) const;
+    template <class CharT>
+    std::pair<size_t, int32_t> longest(const CharT* s, size_t i, size_t end) const;
     int32_t child(int32_t node, Cp c) const {
         auto it = edges_.find((static_cast<uint64_t>(node) << 32) | c);
         return it == edges_.end() ? -1 : it->second;

@@ -32,6 +32,11 @@ class BpeKernel {
   public:
     explicit BpeKernel(BpeOptions opts);
 
+    // Room for ``tokens`` entries of ``chars`` code points and ``merges`` merges.
+    void reserve(size_t tokens, size_t chars, size_t merges) {
+        if (opts_.ignore_merges) vocab_.reserve(tokens, chars);
+        merges_.reserve(merges);
+    }
     // Register one vocabulary entry (call for every token before encoding).
     void add_token(const Cp* s, size_t n, int32_t id);
     // Register one merge: (a, b) -> new_id with priority ``rank`` (lower first).

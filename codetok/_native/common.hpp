@@ -73,6 +73,15 @@ class StrMap {
 
     size_t size() const { return count_; }
 
+    // Make room for ``n`` entries of ``chars`` code points in all, so inserting them does
+    // not rehash.
+    void reserve(size_t n, size_t chars) {
+        size_t cap = slots_.size();
+        while (n * 4 > cap * 3) cap *= 2;
+        if (cap != slots_.size()) rehash(cap);
+        chars_.reserve(chars);
+    }
+
     // Insert or (when ``overwrite``) replace; returns the stored entry.
     Entry* insert(const Cp* p, size_t n, Entry e, bool overwrite) {
         if ((count_ + 1) * 4 > slots_.size() * 3) rehash(slots_.size() * 2);
@@ -146,7 +155,8 @@ class StrMap {
     size_t count_ = 0;
 };
 
-// Open-addressing map from an id pair to (rank, new id): the BPE merge table.
+// Open-addressing map from an id pair to (rank, new id): the BPE merge table. Slots are 16
+// bytes; the key of two -1 ids marks an empty slot (ids are never negative).
 class PairMap {
   public:
     struct Merge {
@@ -156,25 +166,32 @@ class PairMap {
 
     PairMap() { rehash(16); }
 
+    // Make room for ``n`` merges, so inserting them does not rehash.
+    void reserve(size_t n) {
+        size_t cap = slots_.size();
+        while (n * 2 > cap) cap *= 2;
+        if (cap != slots_.size()) rehash(cap);
+    }
+
     void insert(int32_t a, int32_t b, Merge m) {
         if ((count_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
         uint64_t k = key(a, b);
         size_t i = mix64(k) & mask_;
-        while (slots_[i].used) {
+        while (slots_[i].key != kEmpty) {
             if (slots_[i].key == k) {
                 slots_[i].merge = m;
                 return;
             }
             i = (i + 1) & mask_;
         }
-        slots_[i] = Slot{k, m, true};
+        slots_[i] = Slot{k, m};
         ++count_;
     }
 
     const Merge* find(int32_t a, int32_t b) const {
         uint64_t k = key(a, b);
         size_t i = mix64(k) & mask_;
-        while (slots_[i].used) {
+        while (slots_[i].key != kEmpty) {
             if (slots_[i].key == k) return &slots_[i].merge;
             i = (i + 1) & mask_;
         }
@@ -182,10 +199,10 @@ class PairMap {
     }
 
   private:
+    static constexpr uint64_t kEmpty = ~uint64_t{0};
     struct Slot {
-        uint64_t key = 0;
+        uint64_t key = kEmpty;
         Merge merge{0, 0};
-        bool used = false;
     };
     static uint64_t key(int32_t a, int32_t b) {
         return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
@@ -196,9 +213,9 @@ class PairMap {
         slots_.assign(cap, Slot{});
         mask_ = cap - 1;
         for (const Slot& s : old) {
-            if (!s.used) continue;
+            if (s.key == kEmpty) continue;
             size_t i = mix64(s.key) & mask_;
-            while (slots_[i].used) i = (i + 1) & mask_;
+            while (slots_[i].key != kEmpty) i = (i + 1) & mask_;
             slots_[i] = s;
         }
     }

@@ -55,20 +55,18 @@ struct StrView {
     int kind = PyUnicode_1BYTE_KIND;
     const void* data = nullptr;
     size_t n = 0;
-    void widen(std::vector<Cp>& out) const {
-        out.resize(n);
-        if (kind == PyUnicode_1BYTE_KIND) {
-            const auto* p = static_cast<const Py_UCS1*>(data);
-            for (size_t i = 0; i < n; ++i) out[i] = p[i];
-        } else if (kind == PyUnicode_2BYTE_KIND) {
-            const auto* p = static_cast<const Py_UCS2*>(data);
-            for (size_t i = 0; i < n; ++i) out[i] = p[i];
-        } else {
-            const auto* p = static_cast<const Py_UCS4*>(data);
-            for (size_t i = 0; i < n; ++i) out[i] = p[i];
-        }
-    }
 };
+
+// Call ``fn(units, n)`` with the str's storage as uint8_t, uint16_t or uint32_t units.
+template <class Fn>
+void with_units(const StrView& v, Fn&& fn) {
+    if (v.kind == PyUnicode_1BYTE_KIND)
+        fn(static_cast<const uint8_t*>(v.data), v.n);
+    else if (v.kind == PyUnicode_2BYTE_KIND)
+        fn(static_cast<const uint16_t*>(v.data), v.n);
+    else
+        fn(static_cast<const uint32_t*>(v.data), v.n);
+}
 
 StrView str_view(PyObject* o) {
     if (!PyUnicode_Check(o)) throw py::type_error("expected str, got " + std::string(Py_TYPE(o)->tp_name));
@@ -283,6 +281,52 @@ py::tuple flat_encoding(const std::vector<size_t>& counts, const std::vector<int
 }
 
 // ------------------------------------------------------------------------------- BPE
+
+// Token strings by id, kept natively: the pipeline reads their spaces (ByteLevel offset
+// trimming) and builds ``Encoding.tokens`` from them on request.
+struct TokenTable {
+    std::vector<Cp> chars;
+    std::vector<uint64_t> off{0};   // token k: chars[off[k]:off[k + 1]]
+    std::vector<uint8_t> present;   // 0: no token has this id
+
+    size_t size() const { return present.size(); }
+    bool has(int32_t id) const {
+        return id >= 0 && static_cast<size_t>(id) < present.size() && present[static_cast<size_t>(id)];
+    }
+    const Cp* at(int32_t id) const { return chars.data() + off[static_cast<size_t>(id)]; }
+    size_t len(int32_t id) const {
+        return static_cast<size_t>(off[static_cast<size_t>(id) + 1] - off[static_cast<size_t>(id)]);
+    }
+    py::object str(int32_t id) const {
+        if (!has(id)) return py::none();
+        return py::reinterpret_steal<py::object>(
+            PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, at(id), static_cast<py::ssize_t>(len(id))));
+    }
+};
+
+// Decode UTF-8 (3-byte surrogate forms accepted, as Python's "surrogatepass").
+bool utf8_decode(const uint8_t* p, size_t n, std::vector<Cp>& out) {
+    size_t i = 0;
+    while (i < n) {
+        const uint8_t b = p[i];
+        int extra;
+        Cp c;
+        if (b < 0x80) { c = b; extra = 0; }
+        else if (b >= 0xC2 && b < 0xE0) { c = b & 0x1F; extra = 1; }
+        else if (b >= 0xE0 && b < 0xF0) { c = b & 0x0F; extra = 2; }
+        else if (b >= 0xF0 && b < 0xF5) { c = b & 0x07; extra = 3; }
+        else return false;
+        for (int k = 1; k <= extra; ++k) {
+            if (i + k >= n || (p[i + k] & 0xC0) != 0x80) return false;
+            c = (c << 6) | (p[i + k] & 0x3F);
+        }
+        if ((extra == 2 && c < 0x800) || (extra == 3 && (c < 0x10000 || c > 0x10FFFF))) return false;
+        out.push_back(c);
+        i += static_cast<size_t>(extra) + 1;
+    }
+    return true;
+}
+
 class BpeCore {
   public:
     BpeCore(const py::dict& vocab, const py::handle& merges, const py::list& values,
@@ -298,12 +342,118 @@ class BpeCore {
         o.byte_fallback = byte_fallback;
         o.ignore_merges = ignore_merges;
         kernel_ = std::make_shared<codetok::BpeKernel>(std::move(o));
+        const Py_ssize_t n_merges = PyObject_Length(merges.ptr());
+        if (n_merges < 0) throw py::error_already_set();
+        kernel_->reserve(vocab.size(), 0, static_cast<size_t>(n_merges));
         std::vector<Cp> buf;
+        std::vector<std::pair<int32_t, std::pair<size_t, size_t>>> spans;  // id -> chars
+        std::vector<Cp> all;
         for (auto item : vocab) {
             buf.clear();
             append_cps(item.first.ptr(), buf);
-            kernel_->add_token(buf.data(), buf.size(), checked_id(item.second, "token id"));
+            const int32_t id = checked_id(item.second, "token id");
+            kernel_->add_token(buf.data(), buf.size(), id);
+            spans.push_back({id, {all.size(), buf.size()}});
+            all.insert(all.end(), buf.begin(), buf.end());
         }
+        // The last token of an id wins, as ``{i: t for t, i in vocab.items()}``.
+        int32_t top = -1;
+        for (const auto& sp : spans) top = std::max(top, sp.first);
+        std::vector<std::pair<size_t, size_t>> by_id(static_cast<size_t>(top + 1), {0, SIZE_MAX});
+        for (const auto& sp : spans) by_id[static_cast<size_t>(sp.first)] = sp.second;
+        table_.present.assign(by_id.size(), 0);
+        table_.off.assign(1, 0);
+        for (size_t id = 0; id < by_id.size(); ++id) {
+            if (by_id[id].second != SIZE_MAX) {
+                table_.present[id] = 1;
+                table_.chars.insert(table_.chars.end(), all.begin() + static_cast<std::ptrdiff_t>(by_id[id].first),
+                                    all.begin() + static_cast<std::ptrdiff_t>(by_id[id].first + by_id[id].second));
+            }
+            table_.off.push_back(table_.chars.size());
+        }
+        add_merges(merges);
+    }
+
+    // From a fast-load file's arrays: token k is utf8[offsets[k]:offsets[k + 1]] when
+    // present[k]; merges are int32 rows (left, right, rank, new id).
+    BpeCore(const py::buffer& utf8, const py::buffer& offsets, const py::buffer& present,
+            const py::handle& merges, const py::handle& token_type, const py::str& prefix,
+            const py::str& suffix, long long unk_id, bool fuse_unk, bool byte_fallback,
+            bool ignore_merges)
+        : tokens_(token_type, py::list()) {
+        codetok::BpeOptions o;
+        o.prefix = cps_of(prefix);
+        o.suffix = cps_of(suffix);
+        if (unk_id < INT32_MIN || unk_id > INT32_MAX) throw py::value_error("unk_id out of range");
+        o.unk_id = static_cast<int32_t>(unk_id);
+        o.fuse_unk = fuse_unk;
+        o.byte_fallback = byte_fallback;
+        o.ignore_merges = ignore_merges;
+        kernel_ = std::make_shared<codetok::BpeKernel>(std::move(o));
+        py::buffer_info ub = utf8.request(), ob = offsets.request(), pb = present.request();
+        if (ob.itemsize != 4 || pb.itemsize != 1 || ob.ndim != 1 || pb.ndim != 1 ||
+            ob.shape[0] != pb.shape[0] + 1)
+            throw py::value_error("offsets must be uint32[n + 1] and present uint8[n]");
+        const auto* bytes = static_cast<const uint8_t*>(ub.ptr);
+        const auto* off = static_cast<const uint32_t*>(ob.ptr);
+        const auto* pres = static_cast<const uint8_t*>(pb.ptr);
+        const size_t n = static_cast<size_t>(pb.shape[0]);
+        const size_t nbytes = static_cast<size_t>(ub.size * ub.itemsize);
+        const size_t n_merges = py::isinstance<py::array>(merges)
+                                    ? static_cast<size_t>(py::array(py::reinterpret_borrow<py::object>(merges)).shape(0))
+                                    : 0;
+        kernel_->reserve(n, nbytes, n_merges);
+        {
+            py::gil_scoped_release nogil;
+            table_.present.assign(pres, pres + n);
+            table_.chars.reserve(nbytes);
+            table_.off.reserve(n + 1);
+            for (size_t k = 0; k < n; ++k) {
+                if (off[k] > off[k + 1] || off[k + 1] > nbytes) throw std::invalid_argument("bad token offsets");
+                const size_t before = table_.chars.size();
+                if (pres[k] && !utf8_decode(bytes + off[k], off[k + 1] - off[k], table_.chars))
+                    throw std::invalid_argument("a token is not UTF-8");
+                if (pres[k])
+                    kernel_->add_token(table_.chars.data() + before, table_.chars.size() - before,
+                                       static_cast<int32_t>(k));
+                table_.off.push_back(table_.chars.size());
+            }
+        }
+        add_merges(merges);
+    }
+
+    const TokenTable& table() const { return table_; }
+
+    // Token strings of ids (None where an id has none).
+    py::list tokens(const py::handle& ids) const {
+        auto a = py::array_t<int32_t, py::array::c_style | py::array::forcecast>::ensure(ids);
+        if (!a) throw py::type_error("ids must be an int32 array");
+        const int32_t* p = a.data();
+        py::list out(static_cast<size_t>(a.size()));
+        for (py::ssize_t i = 0; i < a.size(); ++i)
+            PyList_SET_ITEM(out.ptr(), i, table_.str(p[i]).release().ptr());
+        return out;
+    }
+
+    // Every token string by id (None for gaps).
+    py::list strings() const {
+        py::list out(table_.size());
+        for (size_t i = 0; i < table_.size(); ++i)
+            PyList_SET_ITEM(out.ptr(), i, table_.str(static_cast<int32_t>(i)).release().ptr());
+        return out;
+    }
+
+    // Ids of single characters as whole tokens (-1 where none).
+    py::list symbol_ids(const py::str& chars) const {
+        std::vector<Cp> cps = cps_of(chars);
+        py::list out(cps.size());
+        for (size_t i = 0; i < cps.size(); ++i)
+            PyList_SET_ITEM(out.ptr(), i, PyLong_FromLong(kernel_->symbol_id(cps[i])));
+        return out;
+    }
+
+  private:
+    void add_merges(const py::handle& merges) {
         if (py::isinstance<py::array>(merges)) {
             auto table = py::array_t<int32_t, py::array::c_style | py::array::forcecast>::ensure(merges);
             if (!table || table.ndim() != 2 || table.shape(1) != 4)
@@ -328,6 +478,7 @@ class BpeCore {
         }
     }
 
+  public:
     py::tuple encode(const py::str& piece) const {
         std::vector<Cp> cps = cps_of(piece);
         codetok::BpeOutput out;
@@ -425,6 +576,7 @@ class BpeCore {
   private:
     TokenMaker tokens_;
     std::shared_ptr<codetok::BpeKernel> kernel_;
+    TokenTable table_;
 };
 
 
@@ -647,27 +799,25 @@ void parallel_for(size_t n, long long threads, Fn fn) {
 
 class BytePipelineCore {
   public:
-    BytePipelineCore(const BpeCore& bpe, const py::list& values, int scanner,
-                     bool add_prefix_space, const py::list& byte_symbols, const py::list& raw,
-                     const py::list& norm, const py::str& whitespace) {
+    BytePipelineCore(const BpeCore& bpe, int scanner, bool add_prefix_space,
+                     const py::list& byte_symbols, const py::list& raw, const py::list& norm,
+                     const py::str& whitespace) {
         codetok::PipelineSpec spec;
         spec.scanner = static_cast<codetok::Scanner>(scanner);
         spec.add_prefix_space = add_prefix_space;
         if (byte_symbols.size() != 256) throw py::value_error("byte_symbols must hold 256 ids");
         for (size_t b = 0; b < 256; ++b) spec.byte_symbol[b] = checked_id(byte_symbols[b], "byte symbol");
-        const size_t nv = values.size();
+        const TokenTable& tt = bpe.table();
+        const size_t nv = tt.size();
         spec.has_value.assign(nv, 0);
         spec.lead.assign(nv, 0);
         spec.trail.assign(nv, 0);
-        std::vector<Cp> buf;
         for (size_t i = 0; i < nv; ++i) {
-            PyObject* v = PyList_GET_ITEM(values.ptr(), static_cast<py::ssize_t>(i));
-            if (v == Py_None) continue;
-            buf.clear();
-            append_cps(v, buf);
+            const auto id = static_cast<int32_t>(i);
+            if (!tt.has(id)) continue;
             spec.has_value[i] = 1;
-            spec.lead[i] = codetok::lead_spaces(buf.data(), buf.size());
-            spec.trail[i] = codetok::trail_spaces(buf.data(), buf.size());
+            spec.lead[i] = codetok::lead_spaces(tt.at(id), tt.len(id));
+            spec.trail[i] = codetok::trail_spaces(tt.at(id), tt.len(id));
         }
         std::vector<Cp> ws = cps_of(whitespace);
         kernel_ = std::make_unique<codetok::BytePipeline>(
@@ -676,28 +826,24 @@ class BytePipelineCore {
 
     // ``(ids, offsets, words, added)`` as numpy arrays, or None (the Python path decides).
     py::object encode(const py::str& text, const py::handle& skip, int trim) const {
-        thread_local std::vector<Cp> cps;
-        cps.clear();
-        append_cps(text.ptr(), cps);
+        const StrView v = str_view(text.ptr());
         std::vector<int32_t> sk = sorted_ids(skip);
         codetok::Encoded out;
         {
             py::gil_scoped_release nogil;
-            kernel_->encode(cps.data(), cps.size(), sk, trim, true, out);
+            with_units(v, [&](const auto* t, size_t n) { kernel_->encode(t, n, sk, trim, true, out); });
         }
         return arrays(out);
     }
 
     // Token ids only, as a list; None when the Python path must decide.
     py::object encode_ids(const py::str& text, const py::handle& skip) const {
-        thread_local std::vector<Cp> cps;
-        cps.clear();
-        append_cps(text.ptr(), cps);
+        const StrView v = str_view(text.ptr());
         std::vector<int32_t> sk = sorted_ids(skip);
         codetok::Encoded out;
         {
             py::gil_scoped_release nogil;
-            kernel_->encode(cps.data(), cps.size(), sk, 0, false, out);
+            with_units(v, [&](const auto* t, size_t n) { kernel_->encode(t, n, sk, 0, false, out); });
         }
         if (!out.ok) return py::none();
         return int_list(out.ids.data(), out.ids.size());
@@ -747,8 +893,8 @@ class BytePipelineCore {
   private:
     std::vector<codetok::Encoded> run(const py::handle& texts, const py::handle& skip, int trim,
                                       bool want_offsets, long long threads) const {
-        // The strs stay alive and immutable in ``seq`` while the workers read them without
-        // the GIL; each worker widens one text at a time into its own buffer.
+        // The strs stay alive and immutable in ``seq`` while the workers read them in place
+        // without the GIL.
         py::object seq = py::reinterpret_steal<py::object>(
             PySequence_Fast(texts.ptr(), "expected a list of str"));
         if (!seq) throw py::error_already_set();
@@ -760,9 +906,9 @@ class BytePipelineCore {
         std::vector<codetok::Encoded> outs(n);
         py::gil_scoped_release nogil;
         parallel_for(n, threads, [&](size_t k) {
-            thread_local std::vector<Cp> cps;
-            views[k].widen(cps);
-            kernel_->encode(cps.data(), cps.size(), sk, trim, want_offsets, outs[k]);
+            with_units(views[k], [&](const auto* t, size_t len) {
+                kernel_->encode(t, len, sk, trim, want_offsets, outs[k]);
+            });
         });
         return outs;
     }
@@ -960,15 +1106,25 @@ PYBIND11_MODULE(_core, m) {
              py::arg("vocab"), py::arg("merges"), py::arg("values"), py::arg("token_type"),
              py::kw_only(), py::arg("prefix"), py::arg("suffix"), py::arg("unk_id"),
              py::arg("fuse_unk"), py::arg("byte_fallback"), py::arg("ignore_merges"))
+        .def(py::init<const py::buffer&, const py::buffer&, const py::buffer&, const py::handle&,
+                      const py::handle&, const py::str&, const py::str&, long long, bool, bool,
+                      bool>(),
+             py::arg("utf8"), py::arg("offsets"), py::arg("present"), py::arg("merges"),
+             py::arg("token_type"), py::kw_only(), py::arg("prefix"), py::arg("suffix"),
+             py::arg("unk_id"), py::arg("fuse_unk"), py::arg("byte_fallback"),
+             py::arg("ignore_merges"))
+        .def("tokens", &BpeCore::tokens, py::arg("ids"))
+        .def("strings", &BpeCore::strings)
+        .def("symbol_ids", &BpeCore::symbol_ids, py::arg("chars"))
         .def("encode", &BpeCore::encode, py::arg("piece"))
         .def("encode_batch", &BpeCore::encode_batch, py::arg("pieces"))
         .def("tokenize_batch", &BpeCore::tokenize_batch, py::arg("pieces"))
         .def("encode_offsets", &BpeCore::encode_offsets, py::arg("pieces"), py::arg("anchors"),
              py::arg("word_start"), py::arg("word_step"));
     py::class_<BytePipelineCore>(m, "BytePipeline")
-        .def(py::init<const BpeCore&, const py::list&, int, bool, const py::list&, const py::list&,
+        .def(py::init<const BpeCore&, int, bool, const py::list&, const py::list&,
                       const py::list&, const py::str&>(),
-             py::arg("bpe"), py::arg("values"), py::arg("scanner"), py::arg("add_prefix_space"),
+             py::arg("bpe"), py::arg("scanner"), py::arg("add_prefix_space"),
              py::arg("byte_symbols"), py::arg("raw_added"), py::arg("norm_added"),
              py::arg("whitespace"))
         .def("encode", &BytePipelineCore::encode, py::arg("text"), py::arg("skip"),

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace codetok {
 
@@ -37,13 +38,15 @@ std::array<Cp, 256> byte_alphabet() {
 }
 }  // namespace
 
-uint16_t lead_spaces(const Cp* s, size_t n) {
+template <class CharT>
+uint16_t lead_spaces(const CharT* s, size_t n) {
     size_t k = 0;
     while (k < n && trim_char(s[k])) ++k;
     return static_cast<uint16_t>(std::min<size_t>(k, 0xFFFF));
 }
 
-uint16_t trail_spaces(const Cp* s, size_t n) {
+template <class CharT>
+uint16_t trail_spaces(const CharT* s, size_t n) {
     size_t k = 0;
     while (k < n && trim_char(s[n - 1 - k])) ++k;
     return static_cast<uint16_t>(std::min<size_t>(k, 0xFFFF));
@@ -122,7 +125,8 @@ void BytePipeline::give_scratch(std::unique_ptr<PipelineScratch> w) const {
 
 // Reference: ``Tokenizer._splits`` + ``_encode_one`` (without a normalizer), then
 // ``trim_byte_level_offsets`` when the ByteLevel post-processor trims.
-void BytePipeline::encode(const Cp* t, size_t n, const std::vector<int32_t>& skip, int trim,
+template <class CharT>
+void BytePipeline::encode(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
                           bool want_offsets, Encoded& out) const {
     out.clear();
     std::unique_ptr<Scratch> scratch = take_scratch();
@@ -171,17 +175,25 @@ void BytePipeline::encode(const Cp* t, size_t n, const std::vector<int32_t>& ski
 
 // Reference: ``ByteLevel.split`` (prefix space, GPT-2 regex) or ``Split`` then ByteLevel
 // without its regex; each piece then goes through the model (``BPE.encode_pieces``).
-void BytePipeline::encode_segment(const Cp* t, size_t a, size_t b, bool want_offsets,
+template <class CharT>
+void BytePipeline::encode_segment(const CharT* t, size_t a, size_t b, bool want_offsets,
                                   Scratch& w, int32_t& word, Encoded& out) const {
-    const size_t pre = (spec_.add_prefix_space && t[a] != ' ') ? 1 : 0;
-    const Cp* s = t + a;
-    size_t n = b - a;
-    if (pre) {
+    if (spec_.add_prefix_space && t[a] != ' ') {
+        // The prefix space makes a new text: widened, with the space first.
         w.text.assign(1, ' ');
-        w.text.insert(w.text.end(), s, s + n);
-        s = w.text.data();
-        n = w.text.size();
+        w.text.insert(w.text.end(), t + a, t + b);
+        encode_pieces(w.text.data(), w.text.size(), a, 1, want_offsets, w, word, out);
+    } else {
+        encode_pieces(t + a, b - a, a, 0, want_offsets, w, word, out);
     }
+}
+
+// The pieces of ``s[0:n]``, which stands for the original text from ``a`` on, with ``pre``
+// prefix chars in front.
+template <class CharT>
+void BytePipeline::encode_pieces(const CharT* s, size_t n, size_t a, size_t pre,
+                                 bool want_offsets, Scratch& w, int32_t& word,
+                                 Encoded& out) const {
     w.ends.clear();
     scan(spec_.scanner, s, n, w.ends);
     // Char k of ``s`` stands for original chars [orig(k), orig(k) + 1); the prefix space is
@@ -191,7 +203,7 @@ void BytePipeline::encode_segment(const Cp* t, size_t a, size_t b, bool want_off
     };
     size_t p0 = 0;
     for (uint32_t p1 : w.ends) {
-        const Cp* p = s + p0;
+        const CharT* p = s + p0;
         const size_t len = p1 - p0;
         // Fast path: a short ASCII piece that is one token.
         const uint64_t key = PieceCache::short_key(p, len);
@@ -207,10 +219,17 @@ void BytePipeline::encode_segment(const Cp* t, size_t a, size_t b, bool want_off
             p0 = p1;
             continue;
         }
+        const Cp* cp = nullptr;
+        if constexpr (std::is_same_v<CharT, Cp>) {
+            cp = p;
+        } else {
+            w.piece.assign(p, p + len);
+            cp = w.piece.data();
+        }
         const int32_t* ids;
         const int64_t* lens;
         size_t count;
-        if (!encode_piece(p, len, w, ids, lens, count)) {
+        if (!encode_piece(cp, len, w, ids, lens, count)) {
             out.ok = false;
             return;
         }
@@ -299,7 +318,8 @@ bool BytePipeline::encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t
 }
 
 // Reference: ``trim_byte_level_offsets`` (codetok/processors.py).
-void BytePipeline::trim_offsets(const Cp* t, bool add_prefix_space, Encoded& out) const {
+template <class CharT>
+void BytePipeline::trim_offsets(const CharT* t, bool add_prefix_space, Encoded& out) const {
     size_t next_added = 0;
     const size_t n = out.ids.size();
     for (size_t i = 0; i < n; ++i) {
@@ -327,5 +347,14 @@ void BytePipeline::trim_offsets(const Cp* t, bool add_prefix_space, Encoded& out
         if (trail && e >= trail) e = std::max<int64_t>(e - trail, s);
     }
 }
+
+template uint16_t lead_spaces(const uint32_t*, size_t);
+template uint16_t trail_spaces(const uint32_t*, size_t);
+template void BytePipeline::encode(const uint8_t*, size_t, const std::vector<int32_t>&, int, bool,
+                                   Encoded&) const;
+template void BytePipeline::encode(const uint16_t*, size_t, const std::vector<int32_t>&, int, bool,
+                                   Encoded&) const;
+template void BytePipeline::encode(const uint32_t*, size_t, const std::vector<int32_t>&, int, bool,
+                                   Encoded&) const;
 
 }  // namespace codetok

@@ -45,7 +45,8 @@ class PieceCache {
     PieceCache() : slots_(kSlots), short_(kShortSlots) {}
 
     // Up to 7 ASCII chars packed with their count (0: the piece does not qualify).
-    static uint64_t short_key(const Cp* s, size_t n) {
+    template <class CharT>
+    static uint64_t short_key(const CharT* s, size_t n) {
         if (n > 7) return 0;
         uint64_t key = static_cast<uint64_t>(n) << 56;
         for (size_t k = 0; k < n; ++k) {
@@ -122,6 +123,7 @@ struct PipelineScratch {
     std::vector<int64_t> lens;
     std::vector<Cp> bytechars;        // the piece in the byte-level alphabet (ignore_merges)
     std::vector<uint32_t> byte_char;  // byte -> char of the piece
+    std::vector<Cp> piece;            // a piece widened to code points (cache key)
 };
 
 class BytePipeline {
@@ -129,20 +131,27 @@ class BytePipeline {
     BytePipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec, AddedMatcher raw,
                  AddedMatcher norm);
 
-    // Encode ``t[0:n]``. ``skip``: sorted ids of special tokens to read as text.
-    // ``trim``: 0 none, 1 ByteLevel offset trimming, 2 the same with ``add_prefix_space``.
-    // Thread-safe.
-    void encode(const Cp* t, size_t n, const std::vector<int32_t>& skip, int trim,
+    // Encode ``t[0:n]``, read in place in one of Python's str storage widths (``CharT``
+    // uint8_t, uint16_t or uint32_t: one unit per code point). ``skip``: sorted ids of
+    // special tokens to read as text. ``trim``: 0 none, 1 ByteLevel offset trimming, 2 the
+    // same with ``add_prefix_space``. Thread-safe.
+    template <class CharT>
+    void encode(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
                 bool want_offsets, Encoded& out) const;
 
   private:
     using Scratch = PipelineScratch;
-    void encode_segment(const Cp* t, size_t a, size_t b, bool want_offsets, Scratch& w,
+    template <class CharT>
+    void encode_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
                         int32_t& word, Encoded& out) const;
+    template <class CharT>
+    void encode_pieces(const CharT* s, size_t n, size_t a, size_t pre, bool want_offsets,
+                       Scratch& w, int32_t& word, Encoded& out) const;
     // False when a token of the piece has no string (the Python path decides).
     bool encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& ids,
                       const int64_t*& lens, size_t& count) const;
-    void trim_offsets(const Cp* t, bool add_prefix_space, Encoded& out) const;
+    template <class CharT>
+    void trim_offsets(const CharT* t, bool add_prefix_space, Encoded& out) const;
     std::unique_ptr<Scratch> take_scratch() const;
     void give_scratch(std::unique_ptr<Scratch> w) const;
 
@@ -157,7 +166,9 @@ class BytePipeline {
 // Python's ``str.isspace`` (tests/test_native_pipeline.py checks it code point by code point).
 bool py_isspace(Cp c);
 // Leading / trailing chars that are ``Ġ`` or ``str.isspace`` (ByteLevel offset trimming).
-uint16_t lead_spaces(const Cp* s, size_t n);
-uint16_t trail_spaces(const Cp* s, size_t n);
+template <class CharT>
+uint16_t lead_spaces(const CharT* s, size_t n);
+template <class CharT>
+uint16_t trail_spaces(const CharT* s, size_t n);
 
 }  // namespace codetok
