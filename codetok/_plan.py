@@ -270,6 +270,7 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
                 return f"the added token {t.content!r} is single_word"
             rows.append((content, tid, t.lstrip, t.rstrip, t.special))
         entries.append(rows)
+    post = single_layouts(tok.post_processor)
     native = _backend._CORE.BytePipeline(  # type: ignore[union-attr]
         core,
         scanner,
@@ -278,5 +279,6 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         entries[0],
         entries[1],
         "".join(sorted(RUST_WHITESPACE)),
+        isinstance(post, tuple) and post[0] != 0,
     )
-    return Plan(native, core, single_layouts(tok.post_processor), tok.added)
+    return Plan(native, core, post, tok.added)

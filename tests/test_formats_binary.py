@@ -143,3 +143,17 @@ def test_checksum_sees_every_word():
     swapped[[3, 7]] = swapped[[7, 3]]
     assert checksum(swapped.tobytes()) != base
     assert MAGIC.startswith(b"\x89")
+
+
+def test_saved_kernel_tables_are_borrowed_or_rebuilt(cl100k, tmp_path, monkeypatch):
+    from codetok.models import _backend
+
+    path, back = round_trip(cl100k, tmp_path)
+    assert back.model._saved_tables is not None  # the hash tables come from the file
+    text = TEXTS[1] + " " + TEXTS[0]
+    assert state(back.encode(text)) == state(cl100k.encode(text))
+    # A kernel with another table layout ignores them and builds its own from the arrays.
+    monkeypatch.setattr(_backend, "table_layout", lambda: -1)
+    rebuilt = Tokenizer.from_file(path)
+    assert rebuilt.model._saved_tables is None
+    assert state(rebuilt.encode(text)) == state(cl100k.encode(text))

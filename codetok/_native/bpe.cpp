@@ -25,7 +25,7 @@ bool has_affix(const Cp* s, size_t n, const std::vector<Cp>& pre, const std::vec
 
 BpeKernel::BpeKernel(BpeOptions opts) : opts_(std::move(opts)) { byte_ids_.fill(-1); }
 
-void BpeKernel::add_token(const Cp* s, size_t n, int32_t id) {
+void BpeKernel::add_token(const Cp* s, size_t n, int32_t id, bool whole) {
     static const std::vector<Cp> none;
     for (int v = 0; v < 4; ++v) {
         if ((v & 1) && opts_.prefix.empty()) continue;
@@ -45,7 +45,7 @@ void BpeKernel::add_token(const Cp* s, size_t n, int32_t id) {
         int lo = hex_digit(s[4]);
         if (hi >= 0 && lo >= 0) byte_ids_[hi * 16 + lo] = id;
     }
-    if (opts_.ignore_merges) vocab_.insert(s, n, StrMap::Entry{id, 0}, true);
+    if (opts_.ignore_merges && whole) vocab_.insert(s, n, StrMap::Entry{id, 0}, true);
 }
 
 // Reference: ``word_symbols``.

@@ -37,8 +37,21 @@ class BpeKernel {
         if (opts_.ignore_merges) vocab_.reserve(tokens, chars);
         merges_.reserve(merges);
     }
-    // Register one vocabulary entry (call for every token before encoding).
-    void add_token(const Cp* s, size_t n, int32_t id);
+    // Register one vocabulary entry (call for every token before encoding). ``whole``:
+    // also into the whole-token map of ``ignore_merges`` (not when it is borrowed).
+    void add_token(const Cp* s, size_t n, int32_t id, bool whole = true);
+
+    // The merge and whole-token tables, to save them (binary format), and reading them
+    // back from saved memory instead of inserting every merge and token (false: they do
+    // not fit; nothing changed).
+    const PairMap& merge_map() const { return merges_; }
+    const StrMap& whole_map() const { return vocab_; }
+    bool borrow_tables(const PairMap::Slot* pairs, size_t n_pairs, const StrMap::Slot* words,
+                       size_t n_words, const Cp* keys, size_t n_keys) {
+        if (!merges_.borrow(pairs, n_pairs)) return false;
+        if (opts_.ignore_merges && !vocab_.borrow(words, n_words, keys, n_keys)) return false;
+        return true;
+    }
     // Register one merge: (a, b) -> new_id with priority ``rank`` (lower first).
     void add_merge(int32_t a, int32_t b, int32_t rank, int32_t new_id) {
         merges_.insert(a, b, PairMap::Merge{rank, new_id});

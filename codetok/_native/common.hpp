@@ -60,35 +60,51 @@ inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
+// The layout of the tables below as saved in codetok's binary files; change it whenever
+// Slot layouts, hashing or probing change (files with another layout are rebuilt).
+constexpr uint32_t kTableLayout = 1;
+
 // Open-addressing map from a code-point string to (value, extra). Keys are copied into one
-// flat buffer. Lookups never allocate.
+// flat buffer. Lookups never allocate. The slots and keys can also be borrowed from memory
+// the map does not own (a memory-mapped file, see ``borrow``); such a map is read-only.
 class StrMap {
   public:
     struct Entry {
         int32_t value;
         int32_t extra;
     };
+    struct Slot {
+        uint64_t hash = 0;
+        uint32_t off = 0;
+        uint32_t len = 0;
+        Entry entry{0, 0};
+        uint32_t used = 0;
+        uint32_t pad = 0;
+    };
 
     StrMap() { rehash(16); }
+    StrMap(const StrMap&) = delete;  // slots_ / keys_ point into this object's vectors
+    StrMap& operator=(const StrMap&) = delete;
 
     size_t size() const { return count_; }
 
     // Make room for ``n`` entries of ``chars`` code points in all, so inserting them does
     // not rehash.
     void reserve(size_t n, size_t chars) {
-        size_t cap = slots_.size();
+        size_t cap = cap_;
         while (n * 4 > cap * 3) cap *= 2;
-        if (cap != slots_.size()) rehash(cap);
+        if (cap != cap_) rehash(cap);
         chars_.reserve(chars);
     }
 
     // Insert or (when ``overwrite``) replace; returns the stored entry.
     Entry* insert(const Cp* p, size_t n, Entry e, bool overwrite) {
-        if ((count_ + 1) * 4 > slots_.size() * 3) rehash(slots_.size() * 2);
+        if (borrowed_) throw std::logic_error("a borrowed StrMap is read-only");
+        if ((count_ + 1) * 4 > cap_ * 3) rehash(cap_ * 2);
         uint64_t h = hash_cps(p, n);
         size_t i = mix64(h) & mask_;
-        while (slots_[i].used) {
-            Slot& s = slots_[i];
+        while (own_[i].used) {
+            Slot& s = own_[i];
             if (s.hash == h && same(s, p, n)) {
                 if (overwrite) s.entry = e;
                 return &s.entry;
@@ -96,13 +112,15 @@ class StrMap {
             i = (i + 1) & mask_;
         }
         if (chars_.size() + n > UINT32_MAX) throw std::length_error("vocabulary text too large");
-        Slot& s = slots_[i];
-        s.used = true;
+        Slot& s = own_[i];
+        s.used = 1;
         s.hash = h;
         s.off = static_cast<uint32_t>(chars_.size());
         s.len = static_cast<uint32_t>(n);
         s.entry = e;
         chars_.insert(chars_.end(), p, p + n);
+        keys_ = chars_.data();
+        n_keys_ = chars_.size();
         ++count_;
         return &s.entry;
     }
@@ -119,18 +137,39 @@ class StrMap {
     }
     const Entry* find(const Cp* p, size_t n) const { return find(p, n, hash_cps(p, n)); }
 
-  private:
-    struct Slot {
-        uint64_t hash = 0;
-        uint32_t off = 0;
-        uint32_t len = 0;
-        Entry entry{0, 0};
-        bool used = false;
-    };
+    // The raw tables, for saving: ``cap`` slots and ``n_keys`` key code points.
+    const Slot* slots() const { return slots_; }
+    size_t capacity() const { return cap_; }
+    const Cp* keys() const { return keys_; }
+    size_t n_keys() const { return n_keys_; }
+    // Read from tables saved by another map (``capacity`` a power of two); they must
+    // outlive this map. False (and nothing changed) when they are inconsistent.
+    bool borrow(const Slot* slots, size_t cap, const Cp* keys, size_t n_keys) {
+        if (cap == 0 || (cap & (cap - 1)) != 0) return false;
+        size_t count = 0;
+        for (size_t i = 0; i < cap; ++i) {
+            if (!slots[i].used) continue;
+            if (static_cast<size_t>(slots[i].off) + slots[i].len > n_keys) return false;
+            ++count;
+        }
+        if (count >= cap) return false;  // a full table would never end a probe
+        own_.clear();
+        own_.shrink_to_fit();
+        chars_.clear();
+        slots_ = slots;
+        cap_ = cap;
+        mask_ = cap - 1;
+        keys_ = keys;
+        n_keys_ = n_keys;
+        count_ = count;
+        borrowed_ = true;
+        return true;
+    }
 
+  private:
     bool same(const Slot& s, const Cp* p, size_t n) const {
         if (s.len != n) return false;
-        const Cp* k = chars_.data() + s.off;
+        const Cp* k = keys_ + s.off;
         for (size_t j = 0; j < n; ++j)
             if (k[j] != p[j]) return false;
         return true;
@@ -138,53 +177,69 @@ class StrMap {
 
     void rehash(size_t cap) {
         std::vector<Slot> old;
-        old.swap(slots_);
-        slots_.assign(cap, Slot{});
+        old.swap(own_);
+        own_.assign(cap, Slot{});
         mask_ = cap - 1;
         for (const Slot& s : old) {
             if (!s.used) continue;
             size_t i = mix64(s.hash) & mask_;
-            while (slots_[i].used) i = (i + 1) & mask_;
-            slots_[i] = s;
+            while (own_[i].used) i = (i + 1) & mask_;
+            own_[i] = s;
         }
+        slots_ = own_.data();
+        cap_ = cap;
     }
 
-    std::vector<Slot> slots_;
+    std::vector<Slot> own_;
     std::vector<Cp> chars_;
+    const Slot* slots_ = nullptr;
+    size_t cap_ = 0;
+    const Cp* keys_ = nullptr;
+    size_t n_keys_ = 0;
     size_t mask_ = 0;
     size_t count_ = 0;
+    bool borrowed_ = false;
 };
 
 // Open-addressing map from an id pair to (rank, new id): the BPE merge table. Slots are 16
-// bytes; the key of two -1 ids marks an empty slot (ids are never negative).
+// bytes; the key of two -1 ids marks an empty slot (ids are never negative). Like StrMap,
+// it can borrow saved slots read-only.
 class PairMap {
   public:
     struct Merge {
         int32_t rank;
         int32_t new_id;
     };
+    static constexpr uint64_t kEmpty = ~uint64_t{0};
+    struct Slot {
+        uint64_t key = kEmpty;
+        Merge merge{0, 0};
+    };
 
     PairMap() { rehash(16); }
+    PairMap(const PairMap&) = delete;  // slots_ points into this object's vector
+    PairMap& operator=(const PairMap&) = delete;
 
     // Make room for ``n`` merges, so inserting them does not rehash.
     void reserve(size_t n) {
-        size_t cap = slots_.size();
+        size_t cap = cap_;
         while (n * 2 > cap) cap *= 2;
-        if (cap != slots_.size()) rehash(cap);
+        if (cap != cap_) rehash(cap);
     }
 
     void insert(int32_t a, int32_t b, Merge m) {
-        if ((count_ + 1) * 2 > slots_.size()) rehash(slots_.size() * 2);
+        if (borrowed_) throw std::logic_error("a borrowed PairMap is read-only");
+        if ((count_ + 1) * 2 > cap_) rehash(cap_ * 2);
         uint64_t k = key(a, b);
         size_t i = mix64(k) & mask_;
-        while (slots_[i].key != kEmpty) {
-            if (slots_[i].key == k) {
-                slots_[i].merge = m;
+        while (own_[i].key != kEmpty) {
+            if (own_[i].key == k) {
+                own_[i].merge = m;
                 return;
             }
             i = (i + 1) & mask_;
         }
-        slots_[i] = Slot{k, m};
+        own_[i] = Slot{k, m};
         ++count_;
     }
 
@@ -198,30 +253,48 @@ class PairMap {
         return nullptr;
     }
 
+    const Slot* slots() const { return slots_; }
+    size_t capacity() const { return cap_; }
+    // See StrMap::borrow.
+    bool borrow(const Slot* slots, size_t cap) {
+        if (cap == 0 || (cap & (cap - 1)) != 0) return false;
+        size_t empty = 0;  // one empty slot ends every probe (a lookup never loops forever)
+        while (empty < cap && slots[empty].key != kEmpty) ++empty;
+        if (empty == cap) return false;
+        own_.clear();
+        own_.shrink_to_fit();
+        slots_ = slots;
+        cap_ = cap;
+        mask_ = cap - 1;
+        count_ = 0;  // not counted: size() is not asked of a borrowed merge table
+        borrowed_ = true;
+        return true;
+    }
+
   private:
-    static constexpr uint64_t kEmpty = ~uint64_t{0};
-    struct Slot {
-        uint64_t key = kEmpty;
-        Merge merge{0, 0};
-    };
     static uint64_t key(int32_t a, int32_t b) {
         return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
     }
     void rehash(size_t cap) {
         std::vector<Slot> old;
-        old.swap(slots_);
-        slots_.assign(cap, Slot{});
+        old.swap(own_);
+        own_.assign(cap, Slot{});
         mask_ = cap - 1;
         for (const Slot& s : old) {
             if (s.key == kEmpty) continue;
             size_t i = mix64(s.key) & mask_;
-            while (slots_[i].key != kEmpty) i = (i + 1) & mask_;
-            slots_[i] = s;
+            while (own_[i].key != kEmpty) i = (i + 1) & mask_;
+            own_[i] = s;
         }
+        slots_ = own_.data();
+        cap_ = cap;
     }
-    std::vector<Slot> slots_;
+    std::vector<Slot> own_;
+    const Slot* slots_ = nullptr;
+    size_t cap_ = 0;
     size_t mask_ = 0;
     size_t count_ = 0;
+    bool borrowed_ = false;
 };
 
 }  // namespace codetok

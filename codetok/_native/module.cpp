@@ -376,14 +376,19 @@ class BpeCore {
 
     // From a fast-load file's arrays: token k is utf8[offsets[k]:offsets[k + 1]] when
     // present[k]; merges are int32 rows (left, right, rank, new id).
+    // ``tables``: None, or the merge and whole-token tables saved by ``tables()`` with the
+    // same layout (``(pair_slots, word_slots, keys)`` buffers, kept alive by the caller);
+    // then nothing is inserted and the merge rows are not read.
     BpeCore(const py::buffer& utf8, const py::buffer& offsets, const py::buffer& present,
             const py::handle& merges, const py::handle& token_type, const py::str& prefix,
             const py::str& suffix, long long unk_id, bool fuse_unk, bool byte_fallback,
-            bool ignore_merges)
+            bool ignore_merges, const py::object& tables)
         : tokens_(token_type, py::list()) {
         codetok::BpeOptions o;
         o.prefix = cps_of(prefix);
         o.suffix = cps_of(suffix);
+        o_prefix_empty_ = o.prefix.empty();
+        o_suffix_empty_ = o.suffix.empty();
         if (unk_id < INT32_MIN || unk_id > INT32_MAX) throw py::value_error("unk_id out of range");
         o.unk_id = static_cast<int32_t>(unk_id);
         o.fuse_unk = fuse_unk;
@@ -399,30 +404,70 @@ class BpeCore {
         const auto* pres = static_cast<const uint8_t*>(pb.ptr);
         const size_t n = static_cast<size_t>(pb.shape[0]);
         const size_t nbytes = static_cast<size_t>(ub.size * ub.itemsize);
+        const bool borrowed = !tables.is_none();
         const size_t n_merges = py::isinstance<py::array>(merges)
                                     ? static_cast<size_t>(py::array(py::reinterpret_borrow<py::object>(merges)).shape(0))
                                     : 0;
-        kernel_->reserve(n, nbytes, n_merges);
+        if (!borrowed) kernel_->reserve(n, nbytes, n_merges);
+        for (size_t k = 0; k < n; ++k)
+            if (off[k] > off[k + 1] || off[k + 1] > nbytes) throw py::value_error("bad token offsets");
+        table_.present.assign(pres, pres + n);
+        // With saved tables and no affixes, only tokens that may be one char (up to 4 bytes)
+        // or a "<0xNN>" byte token fill the kernel's own tables; the strings of the others
+        // are decoded when first asked for (``table()``).
+        const bool lazy = borrowed && o_prefix_empty_ && o_suffix_empty_;
         {
             py::gil_scoped_release nogil;
-            table_.present.assign(pres, pres + n);
-            table_.chars.reserve(nbytes);
-            table_.off.reserve(n + 1);
+            std::vector<Cp> buf;
             for (size_t k = 0; k < n; ++k) {
-                if (off[k] > off[k + 1] || off[k + 1] > nbytes) throw std::invalid_argument("bad token offsets");
-                const size_t before = table_.chars.size();
-                if (pres[k] && !utf8_decode(bytes + off[k], off[k + 1] - off[k], table_.chars))
-                    throw std::invalid_argument("a token is not UTF-8");
-                if (pres[k])
-                    kernel_->add_token(table_.chars.data() + before, table_.chars.size() - before,
-                                       static_cast<int32_t>(k));
-                table_.off.push_back(table_.chars.size());
+                const size_t len = off[k + 1] - off[k];
+                if (!pres[k] || (lazy && len > 4 && len != 6)) continue;
+                buf.clear();
+                if (!utf8_decode(bytes + off[k], len, buf)) throw std::invalid_argument("a token is not UTF-8");
+                kernel_->add_token(buf.data(), buf.size(), static_cast<int32_t>(k), !borrowed);
             }
         }
-        add_merges(merges);
+        store_ = py::make_tuple(utf8, offsets, present);
+        if (!borrowed) {
+            add_merges(merges);
+            return;
+        }
+        py::tuple t = tables.cast<py::tuple>();
+        if (t.size() != 3) throw py::value_error("tables are (pair_slots, word_slots, keys)");
+        py::buffer_info pairs = t[0].cast<py::buffer>().request();
+        py::buffer_info words = t[1].cast<py::buffer>().request();
+        py::buffer_info keys = t[2].cast<py::buffer>().request();
+        const auto bytes_of = [](const py::buffer_info& b) { return static_cast<size_t>(b.size * b.itemsize); };
+        using PSlot = codetok::PairMap::Slot;
+        using WSlot = codetok::StrMap::Slot;
+        if (bytes_of(pairs) % sizeof(PSlot) || bytes_of(words) % sizeof(WSlot) || bytes_of(keys) % sizeof(Cp))
+            throw py::value_error("saved tables have the wrong sizes");
+        tables_ = tables;  // keep the memory alive
+        if (!kernel_->borrow_tables(static_cast<const PSlot*>(pairs.ptr), bytes_of(pairs) / sizeof(PSlot),
+                                    static_cast<const WSlot*>(words.ptr), bytes_of(words) / sizeof(WSlot),
+                                    static_cast<const Cp*>(keys.ptr), bytes_of(keys) / sizeof(Cp)))
+            throw py::value_error("saved tables are inconsistent");
     }
 
-    const TokenTable& table() const { return table_; }
+    // The merge and whole-token tables as bytes, and their layout version (see
+    // ``codetok::kTableLayout``), for the binary format.
+    py::tuple tables() const {
+        const auto& pm = kernel_->merge_map();
+        const auto& wm = kernel_->whole_map();
+        auto raw = [](const void* p, size_t n) {
+            return py::bytes(static_cast<const char*>(p), static_cast<py::ssize_t>(n));
+        };
+        return py::make_tuple(raw(pm.slots(), pm.capacity() * sizeof(codetok::PairMap::Slot)),
+                              raw(wm.slots(), wm.capacity() * sizeof(codetok::StrMap::Slot)),
+                              raw(wm.keys(), wm.n_keys() * sizeof(Cp)), codetok::kTableLayout);
+    }
+
+    // Token strings by id (decoded from the fast-load arrays on first use).
+    const TokenTable& table() const {
+        if (table_.off.size() != table_.present.size() + 1) decode_store();
+        return table_;
+    }
+    const std::vector<uint8_t>& present() const { return table_.present; }
 
     // Token strings of ids (None where an id has none).
     py::list tokens(const py::handle& ids) const {
@@ -431,15 +476,16 @@ class BpeCore {
         const int32_t* p = a.data();
         py::list out(static_cast<size_t>(a.size()));
         for (py::ssize_t i = 0; i < a.size(); ++i)
-            PyList_SET_ITEM(out.ptr(), i, table_.str(p[i]).release().ptr());
+            PyList_SET_ITEM(out.ptr(), i, table().str(p[i]).release().ptr());
         return out;
     }
 
     // Every token string by id (None for gaps).
     py::list strings() const {
-        py::list out(table_.size());
-        for (size_t i = 0; i < table_.size(); ++i)
-            PyList_SET_ITEM(out.ptr(), i, table_.str(static_cast<int32_t>(i)).release().ptr());
+        const TokenTable& tt = table();
+        py::list out(tt.size());
+        for (size_t i = 0; i < tt.size(); ++i)
+            PyList_SET_ITEM(out.ptr(), i, tt.str(static_cast<int32_t>(i)).release().ptr());
         return out;
     }
 
@@ -453,6 +499,25 @@ class BpeCore {
     }
 
   private:
+    // Fill ``table_`` from the fast-load arrays (checked by the constructor).
+    void decode_store() const {
+        py::tuple st = store_.cast<py::tuple>();
+        py::buffer_info ub = st[0].cast<py::buffer>().request();
+        py::buffer_info ob = st[1].cast<py::buffer>().request();
+        const auto* bytes = static_cast<const uint8_t*>(ub.ptr);
+        const auto* off = static_cast<const uint32_t*>(ob.ptr);
+        const size_t n = table_.present.size();
+        table_.chars.clear();
+        table_.chars.reserve(static_cast<size_t>(ub.size));
+        table_.off.assign(1, 0);
+        table_.off.reserve(n + 1);
+        for (size_t k = 0; k < n; ++k) {
+            if (table_.present[k] && !utf8_decode(bytes + off[k], off[k + 1] - off[k], table_.chars))
+                throw py::value_error("a token is not UTF-8");
+            table_.off.push_back(table_.chars.size());
+        }
+    }
+
     void add_merges(const py::handle& merges) {
         if (py::isinstance<py::array>(merges)) {
             auto table = py::array_t<int32_t, py::array::c_style | py::array::forcecast>::ensure(merges);
@@ -576,7 +641,10 @@ class BpeCore {
   private:
     TokenMaker tokens_;
     std::shared_ptr<codetok::BpeKernel> kernel_;
-    TokenTable table_;
+    mutable TokenTable table_;
+    py::object store_;   // the fast-load arrays, when built from them
+    py::object tables_;  // the borrowed tables' memory, when borrowed
+    bool o_prefix_empty_ = true, o_suffix_empty_ = true;
 };
 
 
@@ -745,6 +813,26 @@ py::object read_ranks(const py::bytes& raw) {
     }
     return out;
 }
+
+// The binary format's checksum (codetok/formats/binary.py): sum of word[i] * (2i + 1) mod
+// 2**64 over little-endian uint64 words (the length must be a multiple of 8).
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "the binary format's tables are little-endian memory images");
+
+uint64_t checksum(const py::buffer& data) {
+    py::buffer_info b = data.request();
+    const size_t n = static_cast<size_t>(b.size * b.itemsize);
+    if (n % 8) throw py::value_error("the checksummed data must be a multiple of 8 bytes");
+    const auto* p = static_cast<const unsigned char*>(b.ptr);
+    uint64_t sum = 0;
+    py::gil_scoped_release nogil;
+    for (size_t i = 0; i < n / 8; ++i) {
+        uint64_t w;
+        std::memcpy(&w, p + 8 * i, 8);  // the format is little-endian, as this machine
+        sum += w * (2 * static_cast<uint64_t>(i) + 1);
+    }
+    return sum;
+}
 // --------------------------------------------------------------------- byte pipeline
 // One added-token matcher from ``[(content, id, lstrip, rstrip, special), ...]``.
 codetok::AddedMatcher added_matcher(const py::list& entries, const std::vector<Cp>& ws) {
@@ -801,23 +889,24 @@ class BytePipelineCore {
   public:
     BytePipelineCore(const BpeCore& bpe, int scanner, bool add_prefix_space,
                      const py::list& byte_symbols, const py::list& raw, const py::list& norm,
-                     const py::str& whitespace) {
+                     const py::str& whitespace, bool trims) {
         codetok::PipelineSpec spec;
         spec.scanner = static_cast<codetok::Scanner>(scanner);
         spec.add_prefix_space = add_prefix_space;
         if (byte_symbols.size() != 256) throw py::value_error("byte_symbols must hold 256 ids");
         for (size_t b = 0; b < 256; ++b) spec.byte_symbol[b] = checked_id(byte_symbols[b], "byte symbol");
-        const TokenTable& tt = bpe.table();
-        const size_t nv = tt.size();
-        spec.has_value.assign(nv, 0);
-        spec.lead.assign(nv, 0);
-        spec.trail.assign(nv, 0);
-        for (size_t i = 0; i < nv; ++i) {
-            const auto id = static_cast<int32_t>(i);
-            if (!tt.has(id)) continue;
-            spec.has_value[i] = 1;
-            spec.lead[i] = codetok::lead_spaces(tt.at(id), tt.len(id));
-            spec.trail[i] = codetok::trail_spaces(tt.at(id), tt.len(id));
+        spec.has_value = bpe.present();
+        if (trims) {
+            const TokenTable& tt = bpe.table();
+            const size_t nv = tt.size();  // the spaces of each token string, for ByteLevel offset trimming
+            spec.lead.assign(nv, 0);
+            spec.trail.assign(nv, 0);
+            for (size_t i = 0; i < nv; ++i) {
+                const auto id = static_cast<int32_t>(i);
+                if (!tt.has(id)) continue;
+                spec.lead[i] = codetok::lead_spaces(tt.at(id), tt.len(id));
+                spec.trail[i] = codetok::trail_spaces(tt.at(id), tt.len(id));
+            }
         }
         std::vector<Cp> ws = cps_of(whitespace);
         kernel_ = std::make_unique<codetok::BytePipeline>(
@@ -1108,11 +1197,12 @@ PYBIND11_MODULE(_core, m) {
              py::arg("fuse_unk"), py::arg("byte_fallback"), py::arg("ignore_merges"))
         .def(py::init<const py::buffer&, const py::buffer&, const py::buffer&, const py::handle&,
                       const py::handle&, const py::str&, const py::str&, long long, bool, bool,
-                      bool>(),
+                      bool, const py::object&>(),
              py::arg("utf8"), py::arg("offsets"), py::arg("present"), py::arg("merges"),
              py::arg("token_type"), py::kw_only(), py::arg("prefix"), py::arg("suffix"),
              py::arg("unk_id"), py::arg("fuse_unk"), py::arg("byte_fallback"),
-             py::arg("ignore_merges"))
+             py::arg("ignore_merges"), py::arg("tables") = py::none())
+        .def("tables", &BpeCore::tables)
         .def("tokens", &BpeCore::tokens, py::arg("ids"))
         .def("strings", &BpeCore::strings)
         .def("symbol_ids", &BpeCore::symbol_ids, py::arg("chars"))
@@ -1123,10 +1213,10 @@ PYBIND11_MODULE(_core, m) {
              py::arg("word_start"), py::arg("word_step"));
     py::class_<BytePipelineCore>(m, "BytePipeline")
         .def(py::init<const BpeCore&, int, bool, const py::list&, const py::list&,
-                      const py::list&, const py::str&>(),
+                      const py::list&, const py::str&, bool>(),
              py::arg("bpe"), py::arg("scanner"), py::arg("add_prefix_space"),
              py::arg("byte_symbols"), py::arg("raw_added"), py::arg("norm_added"),
-             py::arg("whitespace"))
+             py::arg("whitespace"), py::arg("trims"))
         .def("encode", &BytePipelineCore::encode, py::arg("text"), py::arg("skip"),
              py::arg("trim"))
         .def("encode_ids", &BytePipelineCore::encode_ids, py::arg("text"), py::arg("skip"))
@@ -1140,6 +1230,8 @@ PYBIND11_MODULE(_core, m) {
     m.def("merge_table", &merge_table, py::arg("vocab"), py::arg("merges"));
     m.def("rank_merges", &rank_merges, py::arg("ranks"));
     m.def("read_ranks", &read_ranks, py::arg("raw"));
+    m.def("checksum", &checksum, py::arg("data"));
+    m.attr("TABLE_LAYOUT") = codetok::kTableLayout;
     m.attr("PY_SPACE") = [] {
         std::vector<Cp> out;
         for (Cp c = 0; c < 0x110000; ++c)

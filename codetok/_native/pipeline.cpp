@@ -170,7 +170,7 @@ void BytePipeline::encode(const CharT* t, size_t n, const std::vector<int32_t>& 
         if (!out.ok) break;
     }
     give_scratch(std::move(scratch));
-    if (out.ok && trim != 0 && want_offsets) trim_offsets(t, trim == 2, out);
+    if (out.ok && trim != 0 && want_offsets && !spec_.lead.empty()) trim_offsets(t, trim == 2, out);
 }
 
 // Reference: ``ByteLevel.split`` (prefix space, GPT-2 regex) or ``Split`` then ByteLevel

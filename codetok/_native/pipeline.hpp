@@ -111,6 +111,7 @@ struct PipelineSpec {
     std::array<int32_t, 256> byte_symbol{};  // id of each byte's byte-level character
     std::vector<uint8_t> has_value;         // per id: the model has a token string for it
     std::vector<uint16_t> lead, trail;      // per id: leading / trailing spaces of its string
+                                            // (empty: the plan never trims offsets)
 };
 
 // Per-call working memory (reused through a pool, so a call allocates nothing once warm).

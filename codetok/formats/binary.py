@@ -24,6 +24,14 @@ file length is a multiple of 8)::
     ...     N          present (uint8): 0 where no token has id k
     ...     B          token text, UTF-8 (lone surrogates as their 3-byte forms)
     ...     16M        merges (int32 rows): left id, right id, rank, new id
+    ...     P          the native merge table (hash slots), when the header has "tables"
+    ...     W          the native whole-token table (hash slots)
+    ...     K          the whole-token table's keys (uint32 code points)
+
+The header's ``"binary"`` entry holds ``{"tables": [layout, P, W, K]}``: the last three
+sections are memory images of the native kernel's hash tables (little-endian), so loading
+inserts nothing; a reader whose kernel has another table layout ignores them and builds the
+tables from the token and merge arrays instead.
 
 The arrays hold BPE models (the bulk of large vocabularies); a tokenizer with another model
 keeps its whole model in the header (N = 0) and loads like ``tokenizer.json``. A changed
@@ -42,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import FormatError, NotFoundError
+from ..models import _backend
 from ..models.bpe import BPE
 
 if TYPE_CHECKING:
@@ -60,6 +69,8 @@ def _pad(n: int) -> int:
 
 def checksum(words: Any) -> int:
     """The format's checksum of a little-endian ``uint64`` array (see the module docstring)."""
+    if _backend.available():
+        return int(_backend.core().checksum(words))
     w = np.frombuffer(words, dtype="<u8")
     odd = np.arange(1, 2 * len(w), 2, dtype=np.uint64)
     with np.errstate(over="ignore"):
@@ -113,6 +124,11 @@ def save_binary(tok: Tokenizer, path: str | os.PathLike[str]) -> None:
         n, b, m = len(present), len(text), len(merges)
         del data["model"]["vocab"], data["model"]["merges"]
         sections = [offsets.astype("<u4").tobytes(), present.tobytes(), text, merges.tobytes()]
+        core = model._kernel()
+        if model._core_native and hasattr(core, "tables"):
+            pairs, words, keys, layout = core.tables()
+            data["binary"] = {"tables": [layout, len(pairs), len(words), len(keys)]}
+            sections += [pairs, words, keys]
     header = json.dumps(data, ensure_ascii=False).encode("utf-8", "surrogatepass")
     body = bytearray()
     for part in [header, *sections]:
@@ -154,6 +170,18 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
     starts = [_FIXED.size]
     for size in (h, 4 * (n + 1) if n else 0, n, b, 16 * m):
         starts.append(starts[-1] + size + _pad(size))
+    if starts[1] > len(mm):
+        raise FormatError("the file ends inside its header; it is truncated", path=p)
+    try:
+        data = json.loads(bytes(mm[starts[0] : starts[0] + h]).decode("utf-8", "surrogatepass"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise FormatError(f"the header is not JSON: {e}", path=p) from e
+    if not isinstance(data, dict):
+        raise FormatError("the header is not a JSON object", path=p)
+    tables_info = (data.pop("binary", None) or {}).get("tables")
+    if tables_info:
+        for size in tables_info[1:]:
+            starts.append(starts[-1] + int(size) + _pad(int(size)))
     if len(mm) != starts[-1] or len(mm) % 8:
         raise FormatError(
             f"the file is {len(mm)} bytes but its sections need {starts[-1]}; it is truncated "
@@ -162,10 +190,6 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
         )
     if checksum(memoryview(mm)[24:]) != check:
         raise FormatError("checksum mismatch: the file is damaged", path=p)
-    try:
-        data = json.loads(bytes(mm[starts[0] : starts[0] + h]).decode("utf-8", "surrogatepass"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise FormatError(f"the header is not JSON: {e}", path=p) from e
     if not n:
         return from_dict(cls, data, path=p)
     options = dict(data.get("model") or {})
@@ -175,9 +199,16 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
     merges = np.frombuffer(mm, dtype="<i4", count=4 * m, offset=starts[4]).reshape(m, 4)
     if offsets[-1] != b:
         raise FormatError("token offsets do not match the token text", path=p)
+    tables = None
+    if tables_info and tables_info[0] == _backend.table_layout():
+        tables = tuple(
+            np.frombuffer(mm, dtype=np.uint8, count=int(size), offset=start)
+            for size, start in zip(tables_info[1:], starts[5:8])
+        )
     model = BPE._from_store(
         (text, offsets, present),
         merges,
+        tables,
         dropout=options.get("dropout"),
         unk_token=options.get("unk_token"),
         continuing_subword_prefix=options.get("continuing_subword_prefix"),

@@ -63,6 +63,11 @@ def core() -> ModuleType:
     return _CORE
 
 
+def table_layout() -> int | None:
+    """The layout version of the native kernel's saved hash tables (``None``: no kernel)."""
+    return None if _CORE is None else int(_CORE.TABLE_LAYOUT)
+
+
 def native() -> bool:
     """Whether models currently use the native kernels.
 

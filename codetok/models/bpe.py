@@ -121,6 +121,7 @@ class BPE(Model):
         self._vocab_d: dict[str, int] | None = dict(vocab or {})
         self._vocab_rd: dict[int, str] | None = {i: t for t, i in self._vocab_d.items()}
         self._store: Any = None  # (utf8, offsets, present) arrays of a fast-load file
+        self._saved_tables: Any = None
         self._unk_token = unk_token
         self._prefix = continuing_subword_prefix
         self._suffix = end_of_word_suffix
@@ -157,16 +158,20 @@ class BPE(Model):
         return model
 
     @classmethod
-    def _from_store(cls, store: tuple[Any, Any, Any], table: Any, /, **options: Any) -> BPE:
+    def _from_store(
+        cls, store: tuple[Any, Any, Any], table: Any, tables: Any, /, **options: Any
+    ) -> BPE:
         """A model over the arrays of a fast-load file (:mod:`codetok.formats.binary`).
 
         ``store`` is ``(utf8, offsets, present)``: token ``k`` is
         ``utf8[offsets[k]:offsets[k + 1]]`` when ``present[k]``; ``table`` holds the merge
-        rows. The native kernel is built from the arrays directly; the vocabulary dicts
-        and merge pairs are made only when something asks for them.
+        rows; ``tables`` (or ``None``) the saved hash tables of the native kernel. The
+        native kernel is built from these directly; the vocabulary dicts and merge pairs
+        are made only when something asks for them.
         """
         model = cls._from_merge_table({}, table, None, **options)
         model._store = store
+        model._saved_tables = tables
         model._vocab_d = model._vocab_rd = None
 
         def pairs() -> list[tuple[str, str]]:
@@ -328,6 +333,7 @@ class BPE(Model):
                 fuse_unk=self._fuse_unk,
                 byte_fallback=self._byte_fallback,
                 ignore_merges=self._ignore_merges,
+                tables=self._saved_tables,
             )
         if self._core is None:
             self._values = _values_by_id(self._vocab_r)
