@@ -44,9 +44,12 @@ class BpeCore:
         fuse_unk: bool,
         byte_fallback: bool,
         ignore_merges: bool,
+        tables: tuple[Any, Any, Any] | None = None,
     ) -> None:
         """From a fast-load file's arrays (token k: utf8[offsets[k]:offsets[k + 1]] when
-        present[k]; merges as int32 rows)."""
+        present[k]; merges as int32 rows); ``tables``: the saved hash tables to borrow."""
+    def tables(self) -> tuple[bytes, bytes, bytes, int]:
+        """The merge and whole-token hash tables (slots, slots, keys) and their layout."""
     def tokens(self, ids: Any) -> list[str | None]:
         """Token strings of an int32 array of ids."""
     def strings(self) -> list[str | None]:
@@ -110,6 +113,7 @@ class BytePipeline:
         raw_added: list[tuple[str, int, bool, bool, bool]],
         norm_added: list[tuple[str, int, bool, bool, bool]],
         whitespace: str,
+        trims: bool,
     ) -> None: ...
     def encode(self, text: str, skip: Sequence[int], trim: int) -> tuple[Any, Any, Any, Any] | None:
         """``(ids int32[n], offsets int64[n, 2], words int32[n], added int64[k, 3])``."""
@@ -137,6 +141,12 @@ def merge_table(vocab: dict[str, int], merges: list[Any]) -> Any | None:
 
 def rank_merges(ranks: dict[bytes, int]) -> Any:
     """tiktoken ranks -> int32 rows (left, right, merged rank, merged rank), HF's order."""
+
+def checksum(data: Any) -> int:
+    """The binary format's checksum: sum of word[i] * (2i + 1) mod 2**64."""
+
+#: Layout version of the hash tables saved in binary files.
+TABLE_LAYOUT: int
 
 def read_ranks(raw: bytes) -> dict[bytes, int] | int:
     """A ``.tiktoken`` file's bytes -> ranks, or the number of the first unplain line."""
