@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._bytes import BYTE_TO_CHAR
 from ._scanners import scanner_for
+from ._serde import CHANGES
 from .encoding import Encoding, NativeArrays
 from .models import BPE, _backend
 from .normalizers import RUST_WHITESPACE
@@ -188,8 +189,13 @@ def single_layouts(
 
 
 def plan_key(tok: Tokenizer) -> tuple[Any, ...]:
-    """What a compiled plan depends on; a different key means compile again."""
+    """What a compiled plan depends on; a different key means compile again.
+
+    Components count their attribute changes (``codetok._serde.CHANGES``), so an in-place
+    change such as ``tok.pre_tokenizer.add_prefix_space = True`` is seen too.
+    """
     model = tok.model
+    pre, post = tok.pre_tokenizer, tok.post_processor
     return (
         _enabled,
         _backend.native(),
@@ -197,18 +203,13 @@ def plan_key(tok: Tokenizer) -> tuple[Any, ...]:
         getattr(model, "_core", None),
         getattr(model, "_dropout", None),
         id(tok.normalizer),
-        _describe(tok.pre_tokenizer),
-        _describe(tok.post_processor),
+        id(pre),
+        tuple(map(id, pre.pretokenizers)) if isinstance(pre, Sequence) else None,
+        id(post),
+        tuple(map(id, post.processors)) if isinstance(post, PostSequence) else None,
         tok.added.version,
+        CHANGES[0],
     )
-
-
-def _describe(component: Any) -> Any:
-    if component is None:
-        return None
-    if isinstance(component, Sequence):
-        return (id(component), tuple(_describe(p) for p in component.pretokenizers))
-    return (id(component), tuple(repr(v) for k, v in vars(component).items() if k[0] != "_"))
 
 
 def _pre_tokenizer(pre: Any) -> tuple[int, bool] | str:

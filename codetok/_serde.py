@@ -18,6 +18,11 @@ from .errors import CodetokError, FormatError, UnknownComponentError
 C = TypeVar("C", bound="Component")
 
 
+#: Bumped whenever an attribute of any component is set, so a compiled native plan
+#: (codetok/_plan.py) sees in-place changes with one comparison.
+CHANGES = [0]
+
+
 class Component:
     """A pipeline component that serializes to the HF ``tokenizer.json`` schema.
 
@@ -27,6 +32,10 @@ class Component:
     """
 
     type_name: ClassVar[str] = ""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        CHANGES[0] += 1
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type_name}

@@ -1,6 +1,8 @@
 // See added.hpp. Mirrors ``AddedVocabulary.find`` and ``trie_pattern``.
 #include "added.hpp"
 
+#include <cstring>
+
 namespace codetok {
 
 void AddedMatcher::add(const Cp* s, size_t n, AddedEntry e) {
@@ -15,6 +17,9 @@ void AddedMatcher::add(const Cp* s, size_t n, AddedEntry e) {
         node = next;
     }
     if (n > 0 && s[0] < kFirstDense) first_[s[0]] = 1;
+    if (n > 0) only_first_ = (only_first_ == -2 || only_first_ == static_cast<int64_t>(s[0]))
+                                 ? static_cast<int64_t>(s[0])
+                                 : -1;
     Node& leaf = nodes_[static_cast<size_t>(node)];
     if (leaf.entry >= 0) return;  // as ``dict.setdefault``: the first content wins
     leaf.entry = static_cast<int32_t>(entries_.size());
@@ -44,6 +49,14 @@ void AddedMatcher::find(const CharT* s, size_t start, size_t end, const std::vec
     size_t pos = start;  // end of the last emitted part
     size_t cur = start;  // where the next search starts (after the last raw match)
     while (cur < end && !entries_.empty()) {
+        if constexpr (sizeof(CharT) == 1) {
+            // One first char for all contents (specials like "<|...|>"): jump with memchr.
+            if (only_first_ >= 0 && only_first_ < 0x100) {
+                const void* hit = std::memchr(s + cur, static_cast<int>(only_first_), end - cur);
+                if (hit == nullptr) break;
+                cur = static_cast<size_t>(static_cast<const CharT*>(hit) - s);
+            }
+        }
         if (!may_start(s[cur])) {
             ++cur;
             continue;

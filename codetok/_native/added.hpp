@@ -64,6 +64,8 @@ class AddedMatcher {
     bool is_whitespace(Cp c) const {
         return std::binary_search(whitespace_.begin(), whitespace_.end(), c);
     }
+    // The first char of every content when they all share it (-1 otherwise).
+    int64_t only_first_ = -2;
     bool may_start(Cp c) const {
         return c < kFirstDense ? first_[c] != 0 : child(0, c) >= 0;
     }

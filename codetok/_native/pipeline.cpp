@@ -206,7 +206,7 @@ void BytePipeline::encode_pieces(const CharT* s, size_t n, size_t a, size_t pre,
         const CharT* p = s + p0;
         const size_t len = p1 - p0;
         // Fast path: a short ASCII piece that is one token.
-        const uint64_t key = PieceCache::short_key(p, len);
+        const PieceCache::ShortKey key = PieceCache::short_key(p, len);
         const int32_t hit = key ? w.cache.find_short(key) : -1;
         if (hit >= 0) {
             out.ids.push_back(hit);

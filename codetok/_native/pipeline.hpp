@@ -44,33 +44,42 @@ class PieceCache {
   public:
     PieceCache() : slots_(kSlots), short_(kShortSlots) {}
 
-    // Up to 7 ASCII chars packed with their count (0: the piece does not qualify).
+    // Up to 15 ASCII chars packed with their count into two words (``hi`` 0: the piece
+    // does not qualify).
+    struct ShortKey {
+        uint64_t lo = 0, hi = 0;
+        explicit operator bool() const { return hi != 0; }
+        bool operator==(const ShortKey& o) const { return lo == o.lo && hi == o.hi; }
+    };
     template <class CharT>
-    static uint64_t short_key(const CharT* s, size_t n) {
-        if (n > 7) return 0;
-        uint64_t key = static_cast<uint64_t>(n) << 56;
-        for (size_t k = 0; k < n; ++k) {
-            if (s[k] >= 0x80) return 0;
-            key |= static_cast<uint64_t>(s[k]) << (8 * k);
+    static ShortKey short_key(const CharT* s, size_t n) {
+        ShortKey k;
+        if (n > 15) return k;
+        uint64_t w[2] = {0, 0};
+        for (size_t i = 0; i < n; ++i) {
+            if (s[i] >= 0x80) return k;
+            w[i >> 3] |= static_cast<uint64_t>(s[i]) << (8 * (i & 7));
         }
-        return key;
+        k.lo = w[0];
+        k.hi = w[1] | (static_cast<uint64_t>(n) << 56);  // n >= 1: never 0
+        return k;
     }
     // The single token of a short piece, or -1.
-    int32_t find_short(uint64_t key) const {
-        size_t i = mix64(key) & (kShortSlots - 1);
-        while (short_[i].key != 0) {
+    int32_t find_short(const ShortKey& key) const {
+        size_t i = short_slot(key);
+        while (short_[i].key.hi != 0) {
             if (short_[i].key == key) return short_[i].id;
             i = (i + 1) & (kShortSlots - 1);
         }
         return -1;
     }
-    void put_short(uint64_t key, int32_t id) {
+    void put_short(const ShortKey& key, int32_t id) {
         if (short_count_ >= kShortSlots / 2) {
             std::fill(short_.begin(), short_.end(), ShortSlot{});
             short_count_ = 0;
         }
-        size_t i = mix64(key) & (kShortSlots - 1);
-        while (short_[i].key != 0) i = (i + 1) & (kShortSlots - 1);
+        size_t i = short_slot(key);
+        while (short_[i].key.hi != 0) i = (i + 1) & (kShortSlots - 1);
         short_[i] = ShortSlot{key, id};
         ++short_count_;
     }
@@ -88,9 +97,12 @@ class PieceCache {
         uint32_t val_off = 0, val_len = 0;
     };
     struct ShortSlot {
-        uint64_t key = 0;
+        ShortKey key;
         int32_t id = -1;
     };
+    static size_t short_slot(const ShortKey& k) {
+        return mix64(k.lo * 0x9E3779B97F4A7C15ULL ^ k.hi) & (kShortSlots - 1);
+    }
     void clear();
     static constexpr size_t kShortSlots = size_t{1} << 15;
     static constexpr size_t kSlots = size_t{1} << 16;
