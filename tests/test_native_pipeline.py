@@ -347,3 +347,11 @@ def test_native_merge_tables_equal_python(cl100k, gpt2_files):
     assert core.merge_table(vocab, [list(m) for m in merges]).tolist() == table.tolist()
     assert core.merge_table(vocab, ["a b", "nospace"]) is None
     assert core.merge_table(vocab, ["a zzzzunknown"]) is None
+
+
+def test_long_texts_cut_in_windows_equal_python(tok):
+    # The native pipeline scans 4,096 pieces at a time; several windows must join exactly.
+    root = Path(sysconfig.get_paths()["stdlib"])
+    text = (root / "argparse.py").read_text(encoding="utf-8")[:60_000]
+    text = text + " é日本\u00a0" * 3000 + "<|endoftext|>" + text[:5000]
+    assert_same_encode(tok, text)

@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -871,18 +873,28 @@ py::array_t<T> to_array(const std::vector<T>& v, size_t rows, size_t cols) {
     return a;
 }
 
-// Run ``fn(k)`` for k in [0, n) on up to ``threads`` threads (the caller's included).
+// Run ``fn(k)`` for k in [0, n) on up to ``threads`` threads (the caller's included). The
+// first exception any of them throws is rethrown here, after every thread has stopped.
 template <class Fn>
 void parallel_for(size_t n, long long threads, Fn fn) {
     const size_t t = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(1LL, threads)), n));
     std::atomic<size_t> next{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
     auto work = [&]() {
-        for (size_t k = next++; k < n; k = next++) fn(k);
+        try {
+            for (size_t k = next++; k < n; k = next++) fn(k);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(error_mutex);
+            if (!error) error = std::current_exception();
+            next = n;  // the others stop at their next text
+        }
     };
     std::vector<std::thread> pool;
     for (size_t i = 1; i < t; ++i) pool.emplace_back(work);
     work();
     for (std::thread& th : pool) th.join();
+    if (error) std::rethrow_exception(error);
 }
 
 class BytePipelineCore {

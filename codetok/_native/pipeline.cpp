@@ -194,73 +194,77 @@ template <class CharT>
 void BytePipeline::encode_pieces(const CharT* s, size_t n, size_t a, size_t pre,
                                  bool want_offsets, Scratch& w, int32_t& word,
                                  Encoded& out) const {
-    w.ends.clear();
-    scan(spec_.scanner, s, n, w.ends);
     // Char k of ``s`` stands for original chars [orig(k), orig(k) + 1); the prefix space is
     // aligned to the segment's first char, as ``NormalizedString.prepend`` does.
     auto orig = [&](size_t k) -> int64_t {
         return static_cast<int64_t>(a + (k < pre ? 0 : k - pre));
     };
+    // A window of pieces at a time, so a long text needs no array of all its pieces.
+    constexpr size_t kWindow = 4096;
     size_t p0 = 0;
-    for (uint32_t p1 : w.ends) {
-        const CharT* p = s + p0;
-        const size_t len = p1 - p0;
-        // Fast path: a short ASCII piece that is one token.
-        const PieceCache::ShortKey key = PieceCache::short_key(p, len);
-        const int32_t hit = key ? w.cache.find_short(key) : -1;
-        if (hit >= 0) {
-            out.ids.push_back(hit);
+    while (p0 < n) {
+        w.ends.clear();
+        scan(spec_.scanner, s, n, w.ends, p0, kWindow);
+        for (uint32_t p1 : w.ends) {
+            const CharT* p = s + p0;
+            const size_t len = p1 - p0;
+            // Fast path: a short ASCII piece that is one token.
+            const PieceCache::ShortKey key = PieceCache::short_key(p, len);
+            const int32_t hit = key ? w.cache.find_short(key) : -1;
+            if (hit >= 0) {
+                out.ids.push_back(hit);
+                if (want_offsets) {
+                    out.offsets.push_back(orig(p0));
+                    out.offsets.push_back(orig(p1 - 1) + 1);
+                    out.words.push_back(word);
+                }
+                ++word;
+                p0 = p1;
+                continue;
+            }
+            const Cp* cp = nullptr;
+            if constexpr (std::is_same_v<CharT, Cp>) {
+                cp = p;
+            } else {
+                w.piece.assign(p, p + len);
+                cp = w.piece.data();
+            }
+            const int32_t* ids;
+            const int64_t* lens;
+            size_t count;
+            if (!encode_piece(cp, len, w, ids, lens, count)) {
+                out.ok = false;
+                return;
+            }
+            if (key && count == 1) w.cache.put_short(key, ids[0]);
+            out.ids.insert(out.ids.end(), ids, ids + count);
             if (want_offsets) {
-                out.offsets.push_back(orig(p0));
-                out.offsets.push_back(orig(p1 - 1) + 1);
-                out.words.push_back(word);
+                bool ascii = true;
+                for (size_t k = 0; k < len; ++k)
+                    if (p[k] >= 0x80) {
+                        ascii = false;
+                        break;
+                    }
+                if (!ascii) {
+                    w.byte_char.clear();
+                    for (size_t k = 0; k < len; ++k)
+                        for (int q = utf8_len(p[k]); q > 0; --q)
+                            w.byte_char.push_back(static_cast<uint32_t>(k));
+                }
+                int64_t pos = 0;
+                for (size_t j = 0; j < count; ++j) {
+                    const int64_t end = pos + lens[j];
+                    const size_t c0 = ascii ? static_cast<size_t>(pos) : w.byte_char[pos];
+                    const size_t c1 = ascii ? static_cast<size_t>(end - 1) : w.byte_char[end - 1];
+                    out.offsets.push_back(orig(p0 + c0));
+                    out.offsets.push_back(orig(p0 + c1) + 1);
+                    out.words.push_back(word);
+                    pos = end;
+                }
             }
             ++word;
             p0 = p1;
-            continue;
         }
-        const Cp* cp = nullptr;
-        if constexpr (std::is_same_v<CharT, Cp>) {
-            cp = p;
-        } else {
-            w.piece.assign(p, p + len);
-            cp = w.piece.data();
-        }
-        const int32_t* ids;
-        const int64_t* lens;
-        size_t count;
-        if (!encode_piece(cp, len, w, ids, lens, count)) {
-            out.ok = false;
-            return;
-        }
-        if (key && count == 1) w.cache.put_short(key, ids[0]);
-        out.ids.insert(out.ids.end(), ids, ids + count);
-        if (want_offsets) {
-            bool ascii = true;
-            for (size_t k = 0; k < len; ++k)
-                if (p[k] >= 0x80) {
-                    ascii = false;
-                    break;
-                }
-            if (!ascii) {
-                w.byte_char.clear();
-                for (size_t k = 0; k < len; ++k)
-                    for (int q = utf8_len(p[k]); q > 0; --q)
-                        w.byte_char.push_back(static_cast<uint32_t>(k));
-            }
-            int64_t pos = 0;
-            for (size_t j = 0; j < count; ++j) {
-                const int64_t end = pos + lens[j];
-                const size_t c0 = ascii ? static_cast<size_t>(pos) : w.byte_char[pos];
-                const size_t c1 = ascii ? static_cast<size_t>(end - 1) : w.byte_char[end - 1];
-                out.offsets.push_back(orig(p0 + c0));
-                out.offsets.push_back(orig(p0 + c1) + 1);
-                out.words.push_back(word);
-                pos = end;
-            }
-        }
-        ++word;
-        p0 = p1;
     }
 }
 

@@ -143,9 +143,9 @@ inline size_t ws_piece(const CharT* s, size_t i, size_t n) {
 // ---- GPT-2: 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 
 template <class CharT>
-void scan_gpt2(const CharT* s, size_t n, std::vector<uint32_t>& ends) {
-    size_t i = 0;
-    while (i < n) {
+void scan_gpt2(const CharT* s, size_t n, std::vector<uint32_t>& ends, size_t i,
+               size_t limit) {
+    while (i < n && ends.size() < limit) {
         const CharT c = s[i];
         const uint8_t f = props(c);
         size_t e;
@@ -178,9 +178,9 @@ void scan_gpt2(const CharT* s, size_t n, std::vector<uint32_t>& ends) {
 // the one difference is \s++$, i.e. kEndRun.
 
 template <bool kEndRun, class CharT>
-void scan_cl100k(const CharT* s, size_t n, std::vector<uint32_t>& ends) {
-    size_t i = 0;
-    while (i < n) {
+void scan_cl100k(const CharT* s, size_t n, std::vector<uint32_t>& ends, size_t i,
+               size_t limit) {
+    while (i < n && ends.size() < limit) {
         const CharT c = s[i];
         const uint8_t f = props(c);
         size_t e;
@@ -246,9 +246,9 @@ inline size_t o200k_alt2(const CharT* s, size_t p, size_t q, size_t n) {
 }
 
 template <class CharT>
-void scan_o200k(const CharT* s, size_t n, std::vector<uint32_t>& ends) {
-    size_t i = 0;
-    while (i < n) {
+void scan_o200k(const CharT* s, size_t n, std::vector<uint32_t>& ends, size_t i,
+               size_t limit) {
+    while (i < n && ends.size() < limit) {
         const CharT c = s[i];
         const uint8_t f = props(c);
         size_t e;
@@ -289,23 +289,25 @@ void scan_o200k(const CharT* s, size_t n, std::vector<uint32_t>& ends) {
 }  // namespace
 
 template <class CharT>
-void scan(Scanner which, const CharT* s, size_t n, std::vector<uint32_t>& ends) {
+void scan(Scanner which, const CharT* s, size_t n, std::vector<uint32_t>& ends, size_t start,
+          size_t max_pieces) {
     if (n > UINT32_MAX) throw std::length_error("scan: text longer than 2**32 - 1 chars");
+    const size_t limit = max_pieces > SIZE_MAX - ends.size() ? SIZE_MAX : ends.size() + max_pieces;
     switch (which) {
         case Scanner::Gpt2:
-            return scan_gpt2(s, n, ends);
+            return scan_gpt2(s, n, ends, start, limit);
         case Scanner::Cl100k:
-            return scan_cl100k<true>(s, n, ends);
+            return scan_cl100k<true>(s, n, ends, start, limit);
         case Scanner::O200k:
-            return scan_o200k(s, n, ends);
+            return scan_o200k(s, n, ends, start, limit);
         case Scanner::Llama3:
-            return scan_cl100k<false>(s, n, ends);
+            return scan_cl100k<false>(s, n, ends, start, limit);
     }
     throw std::invalid_argument("scan: unknown scanner");
 }
 
-template void scan<uint8_t>(Scanner, const uint8_t*, size_t, std::vector<uint32_t>&);
-template void scan<uint16_t>(Scanner, const uint16_t*, size_t, std::vector<uint32_t>&);
-template void scan<uint32_t>(Scanner, const uint32_t*, size_t, std::vector<uint32_t>&);
+template void scan<uint8_t>(Scanner, const uint8_t*, size_t, std::vector<uint32_t>&, size_t, size_t);
+template void scan<uint16_t>(Scanner, const uint16_t*, size_t, std::vector<uint32_t>&, size_t, size_t);
+template void scan<uint32_t>(Scanner, const uint32_t*, size_t, std::vector<uint32_t>&, size_t, size_t);
 
 }  // namespace codetok

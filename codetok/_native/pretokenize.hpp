@@ -10,6 +10,8 @@
 // other pattern (the reference regex runs those), and behaviours other than "isolated".
 #pragma once
 
+#include <cstdint>
+
 #include "common.hpp"
 
 namespace codetok {
@@ -31,16 +33,24 @@ constexpr int kScannerCount = 4;
 // tile s (no empty piece). Appends the exclusive end of each piece, in order, to `ends`.
 // n must be below 2**32.
 //
+// ``start`` (a piece boundary, 0 for the whole text) and ``max_pieces`` let a caller cut a
+// long text a window at a time: the patterns look only forward, so cutting from a piece
+// boundary gives the same pieces as cutting from the start.
+//
 // CharT is the storage unit of the text, one code point per unit, as Python keeps a str:
 // uint8_t (PyUnicode_1BYTE_KIND, Latin-1), uint16_t (2BYTE: the BMP, lone surrogates as
 // plain values) or uint32_t (4BYTE, and Cp strings). The three cut alike: a text gives the
 // same ends whichever storage holds it. Instantiated for exactly these three types (in
 // pretokenize.cpp); no allocation apart from growing `ends`.
 template <class CharT>
-void scan(Scanner which, const CharT* s, size_t n, std::vector<uint32_t>& ends);
+void scan(Scanner which, const CharT* s, size_t n, std::vector<uint32_t>& ends, size_t start = 0,
+          size_t max_pieces = SIZE_MAX);
 
-extern template void scan<uint8_t>(Scanner, const uint8_t*, size_t, std::vector<uint32_t>&);
-extern template void scan<uint16_t>(Scanner, const uint16_t*, size_t, std::vector<uint32_t>&);
-extern template void scan<uint32_t>(Scanner, const uint32_t*, size_t, std::vector<uint32_t>&);
+extern template void scan<uint8_t>(Scanner, const uint8_t*, size_t, std::vector<uint32_t>&, size_t,
+                                   size_t);
+extern template void scan<uint16_t>(Scanner, const uint16_t*, size_t, std::vector<uint32_t>&,
+                                    size_t, size_t);
+extern template void scan<uint32_t>(Scanner, const uint32_t*, size_t, std::vector<uint32_t>&,
+                                    size_t, size_t);
 
 }  // namespace codetok
