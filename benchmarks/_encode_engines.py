@@ -83,6 +83,10 @@ def cl100k_json(workdir: Path) -> Path:
     return workdir / "cl100k_tokenizer.json"
 
 
+def cl100k_binary(workdir: Path) -> Path:
+    return workdir / "cl100k.ctk"
+
+
 def gpt2_folder(workdir: Path) -> Path:
     return workdir / "gpt2"
 
@@ -101,7 +105,9 @@ def prepare(workdir: Path, tokenizers: list[str], load: bool) -> None:
     if "cl100k" in tokenizers or load:
         from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
 
-        tokenizer_from_tiktoken(cl100k_file(), encoding="cl100k_base").save(cl100k_json(workdir))
+        tok = tokenizer_from_tiktoken(cl100k_file(), encoding="cl100k_base")
+        tok.save(cl100k_json(workdir))
+        tok.save_binary(cl100k_binary(workdir))
 
 
 # ---------------------------------------------------------------------------- tokenizers
@@ -311,6 +317,7 @@ LOADERS = {
     "tiktoken Encoding(.tiktoken)": "tiktoken",
     "codetok tokenizer_from_tiktoken(.tiktoken)": "codetok-tiktoken",
     "codetok Tokenizer.from_file(tokenizer.json)": "codetok-json",
+    "codetok Tokenizer.from_file(binary .ctk)": "codetok-binary",
     "hf Tokenizer.from_file(tokenizer.json)": "hf-json",
     "quicktok Tokenizer('cl100k_base') bundled": "quicktok",
 }
@@ -339,10 +346,11 @@ def load_cl100k(kind: str, workdir: Path) -> Callable[[str], list[int]]:
         import tokenizers
 
         tok = tokenizers.Tokenizer.from_file(str(cl100k_json(workdir)))
-    elif kind == "codetok-json":
+    elif kind in ("codetok-json", "codetok-binary"):
         from codetok import Tokenizer
 
-        tok = Tokenizer.from_file(str(cl100k_json(workdir)))
+        path = cl100k_json(workdir) if kind == "codetok-json" else cl100k_binary(workdir)
+        tok = Tokenizer.from_file(str(path))
     else:
         from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
 
