@@ -327,13 +327,8 @@ class BPE(Model):
                 *self._store,
                 self._table,
                 Token,
-                prefix=self._prefix or "",
-                suffix=self._suffix or "",
-                unk_id=self._unk_id(),
-                fuse_unk=self._fuse_unk,
-                byte_fallback=self._byte_fallback,
-                ignore_merges=self._ignore_merges,
                 tables=self._saved_tables,
+                **self._kernel_options(),
             )
         if self._core is None:
             self._values = _values_by_id(self._vocab_r)
@@ -348,14 +343,19 @@ class BPE(Model):
                 merges,
                 self._values or [],
                 Token,
-                prefix=self._prefix or "",
-                suffix=self._suffix or "",
-                unk_id=self._unk_id(),
-                fuse_unk=self._fuse_unk,
-                byte_fallback=self._byte_fallback,
-                ignore_merges=self._ignore_merges,
+                **self._kernel_options(),
             )
         return self._core
+
+    def _kernel_options(self) -> dict[str, Any]:
+        return {
+            "prefix": self._prefix or "",
+            "suffix": self._suffix or "",
+            "unk_id": self._unk_id(),
+            "fuse_unk": self._fuse_unk,
+            "byte_fallback": self._byte_fallback,
+            "ignore_merges": self._ignore_merges,
+        }
 
     def _missing_unk(self, piece: str) -> VocabularyError:
         return VocabularyError(
