@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <queue>
+#include <stdexcept>
 
 namespace codetok {
 
@@ -130,46 +131,52 @@ void BpeKernel::merge_scan(std::vector<int32_t>& c, std::vector<int64_t>& ln) co
     }
 }
 
-// Reference: ``_merge_heap`` (without dropout).
+// Reference: ``_merge_heap`` (without dropout). A heap entry is one word, rank in the high
+// half and position in the low half, so the lowest rank and then the leftmost come first.
 void BpeKernel::merge_heap(std::vector<int32_t>& c, std::vector<int64_t>& ln) const {
     const int64_t n = static_cast<int64_t>(c.size());
-    std::vector<int64_t> nxt(n), prv(n);
+    if (n > INT32_MAX) throw std::length_error("a piece of more than 2**31 symbols");
+    std::vector<int32_t> nxt(static_cast<size_t>(n)), prv(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
-        nxt[i] = i + 1 < n ? i + 1 : -1;
-        prv[i] = i - 1;
+        nxt[i] = i + 1 < n ? static_cast<int32_t>(i + 1) : -1;
+        prv[i] = static_cast<int32_t>(i - 1);
     }
-    using Item = std::pair<int32_t, int64_t>;  // (rank, position): lowest rank, then leftmost
-    std::vector<Item> init;
+    auto item = [](int32_t rank, int64_t pos) {
+        return (static_cast<uint64_t>(static_cast<uint32_t>(rank)) << 32) | static_cast<uint64_t>(pos);
+    };
+    std::vector<uint64_t> init;
+    init.reserve(static_cast<size_t>(n));
     for (int64_t i = 0; i + 1 < n; ++i) {
         const PairMap::Merge* m = merges_.find(c[i], c[i + 1]);
-        if (m != nullptr) init.emplace_back(m->rank, i);
+        if (m != nullptr) init.push_back(item(m->rank, i));
     }
-    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap(std::greater<Item>(),
-                                                                          std::move(init));
+    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> heap(
+        std::greater<uint64_t>(), std::move(init));
     while (!heap.empty()) {
-        const Item top = heap.top();
+        const uint64_t top = heap.top();
         heap.pop();
-        const int64_t pos = top.second;
+        const int64_t pos = static_cast<int64_t>(top & 0xFFFFFFFFu);
+        const int32_t rank = static_cast<int32_t>(top >> 32);
         if (ln[pos] == 0) continue;
         const int64_t right = nxt[pos];
         if (right == -1) continue;
         const PairMap::Merge* m = merges_.find(c[pos], c[right]);
-        if (m == nullptr || m->rank != top.first) continue;  // stale entry
+        if (m == nullptr || m->rank != rank) continue;  // stale entry
         const int32_t new_id = m->new_id;
         c[pos] = new_id;
         ln[pos] += ln[right];
         ln[right] = 0;
-        const int64_t after = nxt[right];
+        const int32_t after = nxt[right];
         nxt[pos] = after;
-        if (after != -1) prv[after] = pos;
-        const int64_t before = prv[pos];
+        if (after != -1) prv[after] = static_cast<int32_t>(pos);
+        const int32_t before = prv[pos];
         if (before >= 0) {
             const PairMap::Merge* mb = merges_.find(c[before], new_id);
-            if (mb != nullptr) heap.emplace(mb->rank, before);
+            if (mb != nullptr) heap.push(item(mb->rank, before));
         }
         if (after != -1) {
             const PairMap::Merge* ma = merges_.find(new_id, c[after]);
-            if (ma != nullptr) heap.emplace(ma->rank, pos);
+            if (ma != nullptr) heap.push(item(ma->rank, pos));
         }
     }
     size_t k = 0;
