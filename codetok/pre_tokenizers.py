@@ -259,7 +259,16 @@ class _RegexSplit(PreTokenizer):
         return out_texts, out_anchors
 
 
-_GPT2_RE = compile_onig(GPT2_PATTERN)
+def _gpt2_re() -> regex.Pattern[str]:
+    """ByteLevel's GPT-2 regex, compiled on first use (``compile_onig`` caches it): its
+    Unicode classes load codetok._unicode_classes, which ``import codetok`` need not do."""
+    return compile_onig(GPT2_PATTERN)
+
+
+def __getattr__(name: str):
+    if name == "_GPT2_RE":  # the compiled regex, for the tests
+        return _gpt2_re()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class ByteLevel(PreTokenizer):
@@ -290,7 +299,7 @@ class ByteLevel(PreTokenizer):
             ns.prepend(" ")
         if self.use_regex:
             text = ns.text
-            pieces = _cut(ns, [m.span() for m in _GPT2_RE.finditer(text)]) if text else []
+            pieces = _cut(ns, [m.span() for m in _gpt2_re().finditer(text)]) if text else []
         else:
             pieces = [ns] if ns.text else []
         for p in pieces:
@@ -314,7 +323,7 @@ class ByteLevel(PreTokenizer):
             if type(anchor) is not int or (self.add_prefix_space and text[0] != " "):
                 pieces = None
             elif self.use_regex:
-                pieces = _tiling(_GPT2_RE, text)
+                pieces = _tiling(_gpt2_re(), text)
             if pieces is None:
                 t, a = PreTokenizer.split_many(self, [text], [anchor])
                 out_texts.extend(t)

@@ -25,26 +25,21 @@ Measured (tiktoken 0.14.0: ``fancy-regex`` 0.19 / ``regex-syntax`` 0.8.11; token
 0.23.3: ``onig`` 6.5 / Oniguruma 6.9.10; ``regex`` 2026.11.15):
 
 - tiktoken and HF see exactly the same classes, those of **Unicode 16.0**.
-- ``regex`` 2026.11.15 carries **Unicode 18.0** (the generator's probes stop at 17.0, so its
-  header says 17.0). It knows 17,810 code points more than Unicode 16.0 (4,803 assigned in
-  17.0, 13,007 in 18.0) and moves U+0295 LATIN LETTER PHARYNGEAL VOICED FRICATIVE from Ll
-  to Lo (Unicode 17.0).
-- codetok's pieces differ from both references exactly there: cl100k and GPT-2 at the
-  17,480 new letters and numbers, o200k at those plus the 79 new marks and U+0295 (no
-  longer lowercase-only: ``"-\\u0295Ab"`` is one piece for codetok, two for the
-  references). Everything else, every other code point in every context, agrees.
-- With the real vocabularies, cl100k and GPT-2 still give the same ids in the contexts
-  here (no token spans the new characters' bytes and a neighbour), but o200k does not:
-  all 17,559 new letters, numbers and marks change the ids, for example
-  ``"x\\U00010940'sy"`` (codetok keeps ``'s`` as the word's suffix, the references cut
-  ``'`` + ``sy``) and ``"x\\U00010940/y"``. quicktok (its tables from ``regex`` 2026.5.9,
-  Unicode 17.0) differs from codetok at the 12,860 of them assigned in 18.0.
+- ``regex`` 2026.11.15 carries **Unicode 18.0**. It knows 17,810 code points more than
+  Unicode 16.0 (4,803 assigned in 17.0, 13,007 in 18.0) and moves U+0295 LATIN LETTER
+  PHARYNGEAL VOICED FRICATIVE from Ll to Lo (Unicode 17.0).
+- codetok is pinned to Unicode 16.0: the scanner tables and ``codetok/_unicode_classes.py``
+  are generated from tiktoken's classes (checked against HF's) by
+  ``codetok/_native/gen_unicode_tables.py``, and ``codetok._regex`` rewrites the ``\\p{..}``
+  classes of the reference patterns to them. So codetok's pieces equal both references' at
+  every code point in every context, and its ids equal theirs on the real vocabularies.
+  (Before the pinning, codetok's pieces differed at the 17,480 new letters and numbers, and
+  for o200k also at the 79 new marks and U+0295; all 17,559 changed o200k ids, for example
+  ``"x\\U00010940'sy"`` and ``"x\\U00010940/y"``.)
+- quicktok (its tables from ``regex`` 2026.5.9, Unicode 17.0) still differs from tiktoken
+  at the characters Unicode 17.0 added; its ids are compared only off those.
 
-The tests below pass while every difference is one of these: each differing code point
-must be one the reference's own tables leave unassigned or classify differently from
-``regex``, and codetok must cut it exactly as the reference cuts a character with
-``regex``'s classes. Once the tables are pinned to the references' Unicode version, the
-differences are gone and the tests still pass.
+The tests below fail at any difference.
 """
 
 from __future__ import annotations
@@ -60,7 +55,9 @@ import pytest
 import regex
 from conftest import _package_file
 
+from codetok._regex import compile_onig
 from codetok._scanners import CL100K, GPT2, O200K, scanner_for
+from codetok._unicode_classes import UNICODE_VERSION
 from codetok.formats.pretrained import load_pretrained_dir
 from codetok.formats.tiktoken_file import (
     ENCODINGS,
@@ -175,6 +172,15 @@ class RegexModule(Engine):
         return {ord(ch) for ch in regex.findall(cls, text)}
 
 
+class CodetokPython(Engine):
+    """codetok's Python reference regexes (``codetok._regex.compile_onig``)."""
+
+    name = "codetok-python"
+
+    def members(self, cls, text):
+        return {ord(ch) for ch in compile_onig(cls).findall(text)}
+
+
 class Tiktoken(Engine):
     """tiktoken's engine (fancy-regex / regex-syntax): text no match covers is dropped."""
 
@@ -218,7 +224,12 @@ class HF(Engine):
 
 @functools.cache
 def engine(name: str) -> Engine:
-    return {"regex": RegexModule, "tiktoken": Tiktoken, "hf": HF}[name]()
+    return {
+        "regex": RegexModule,
+        "codetok-python": CodetokPython,
+        "tiktoken": Tiktoken,
+        "hf": HF,
+    }[name]()
 
 
 # ---- the patterns, their contexts, and each side's cuts -----------------------------------
@@ -289,8 +300,7 @@ class Reference:
         self.engine = engine("hf" if ref.startswith("hf") else ref)
         pat_str, self.templates = PATTERNS[pattern]
         sig = self.engine.signature[code_points()]
-        groups, first, self.group = np.unique(sig, return_index=True, return_inverse=True)
-        self.group_of_signature = {int(s): g for g, s in enumerate(groups)}
+        _, first, self.group = np.unique(sig, return_index=True, return_inverse=True)
         reps = code_points()[first]
         texts = [context(t, int(r)) for t in self.templates for r in reps]
         if ref == "tiktoken":
@@ -305,11 +315,6 @@ class Reference:
     def expected(self, t: int) -> np.ndarray:
         """Masks of piece ends of template ``t`` for every code point (bit 0: a start)."""
         return self.masks[t][self.group] | 1
-
-    def stand_in(self, t: int, sig: int) -> int | None:
-        """The reference's cut of template ``t`` around a character of signature ``sig``."""
-        g = self.group_of_signature.get(sig)
-        return None if g is None else int(self.masks[t][g]) | 1
 
 
 def codetok_masks(scanner: int, template) -> np.ndarray:
@@ -374,13 +379,28 @@ def test_the_scanners_are_the_tokenizers():
 
 
 def test_references_share_their_unicode_data():
-    """tiktoken and HF classify every code point alike (both Unicode 16.0 today), so one
-    pinned version can match both; ``regex``, the tables' source, is not older."""
+    """tiktoken and HF classify every code point alike, by the Unicode version codetok's
+    classes are pinned to; ``regex`` (without the pinning) is not older."""
     tk, hf, rx = engine("tiktoken"), engine("hf"), engine("regex")
     diff = np.flatnonzero(tk.signature != hf.signature)
     assert not len(diff), describe(diff)
     assert tk.unicode_version() == hf.unicode_version()
+    assert ".".join(map(str, tk.unicode_version())) == UNICODE_VERSION
     assert rx.unicode_version() >= tk.unicode_version()
+
+
+def test_python_reference_classes_are_the_references():
+    """The classes of the patterns, as codetok's Python reference compiles them, hold
+    exactly tiktoken's (= HF's) members, code point by code point."""
+    tk, py = engine("tiktoken"), engine("codetok-python")
+    diff = np.flatnonzero(tk.signature != py.signature)
+    assert not len(diff), describe(diff)
+    # The letter categories are pinned one by one (marks and numbers only as \p{M}, \p{N}).
+    sample = code_points()[::97].tolist()
+    letters = {"Lu", "Ll", "Lt", "Lm", "Lo"}
+    gc_tk, gc_py = tk.categories(sample), py.categories(sample)
+    assert {c for c in sample if gc_tk[c] in letters} == {c for c in sample if gc_py[c] in letters}
+    assert all(gc_py[c] == gc_tk[c] for c in sample if gc_tk[c] in letters)
 
 
 REFS = [
@@ -396,41 +416,16 @@ REFS = [
 
 @pytest.mark.parametrize(("pattern", "ref"), REFS, ids=[f"{p}-{r}" for p, r in REFS])
 def test_every_code_point_in_context(pattern, ref):
-    """codetok cuts every context as the reference does, except at code points whose
-    Unicode data differ between the reference and ``regex``, and cuts those exactly as
-    the reference cuts a character with ``regex``'s classes."""
+    """codetok cuts every context as the reference does, at every code point."""
     got = differences(pattern)[ref]
-    ref_engine = engine("hf" if ref.startswith("hf") else ref)
-    rx = engine("regex")
-    # 1. Only where the two engines' tables disagree ...
-    data_differ = {int(c) for c in np.flatnonzero(ref_engine.signature != rx.signature)}
-    unexplained = set(got) - data_differ
-    assert not unexplained, "codetok cuts unlike " + ref + " at " + describe(unexplained)
-    # 2. ... because the reference's Unicode version lacks the character, or gave it
-    #    another general category (U+0295: Ll until Unicode 16.0, Lo from 17.0).
-    new = ref_engine.unassigned(got)
-    assert not new & set(rx.unassigned(got))
-    moved = set(got) - new
-    if moved:
-        ref_gc, rx_gc = ref_engine.categories(moved), rx.categories(moved)
-        assert all(ref_gc[c] != rx_gc[c] for c in moved), describe(moved)
-    # 3. ... and codetok cuts it exactly as the reference cuts a character that has
-    #    regex's classes: codetok is the reference with regex's Unicode data, nothing else.
-    cuts = reference(pattern, ref)
-    for c, per_template in got.items():
-        for t, codetok_mask in per_template.items():
-            want = cuts.stand_in(t, int(rx.signature[c]))
-            assert want == codetok_mask, (
-                f"U+{c:04X} in {cuts.templates[t]!r}: codetok cuts at {codetok_mask:b}, {ref} "
-                f"at {cuts.expected(t)[code_points().searchsorted(c)]:b}, and a character "
-                f"with regex's classes at {want if want is None else format(want, 'b')}"
-            )
-    version = ref_engine.unicode_version()
-    print(
-        f"\n{pattern} vs {ref} (Unicode {version[0]}.{version[1]}; regex: "
-        f"{'.'.join(map(str, rx.unicode_version()))}): {len(got)} code points cut "
-        f"differently, {len(new)} unassigned in {ref}, re-categorized: "
-        + (" ".join(f"U+{c:04X}" for c in sorted(moved)) or "none")
+    assert not got, (
+        f"codetok cuts unlike {ref} at "
+        + describe(got)
+        + "".join(
+            f"\n  U+{c:04X} in {reference(pattern, ref).templates[t]!r}: codetok cuts at {m:b}"
+            for c, per_template in sorted(got.items())[:5]
+            for t, m in per_template.items()
+        )
     )
 
 
@@ -512,9 +507,10 @@ REAL = {"gpt2": "real_gpt2", "cl100k": "real_cl100k", "o200k": "real_o200k"}
 
 @pytest.mark.parametrize("pattern", list(REAL))
 def test_real_vocabulary_ids(pattern, request):
-    """Real ids for the code points whose Unicode data differ (and every 211th other one),
-    all contexts of a code point in one text: equal to tiktoken's and HF's (quicktok's for
-    o200k) except, at most, at those code points."""
+    """Real ids for the code points whose Unicode data differ between the references and
+    ``regex`` (and every 211th other one), all contexts of a code point in one text: equal
+    to tiktoken's and HF's (for o200k also quicktok's, off the code points its Unicode 17.0
+    tables add)."""
     ct, refs = request.getfixturevalue(REAL[pattern])
     rx, tk = engine("regex"), engine("tiktoken")
     data_differ = np.flatnonzero(tk.signature != rx.signature)
@@ -522,11 +518,12 @@ def test_real_vocabulary_ids(pattern, request):
     templates = PATTERNS[pattern][1]
     texts = [SEP.join(context(t, c) for t in templates) for c in cps]
     want_ct = ct.encode_ordinary_batch(texts)
-    allowed = set(data_differ.tolist())
     for name, encode in refs.items():
         differ = {c for c, a, b in zip(cps, want_ct, encode(texts)) if list(a) != list(b)}
-        assert not differ - allowed, f"{pattern} ids unlike {name} at " + describe(differ - allowed)
-        print(f"\n{pattern} real ids vs {name}: {len(differ)} of {len(cps)} code points differ")
+        if name == "quicktok":  # Unicode 17.0: it knows the characters 17.0 added
+            differ -= tk.unassigned(differ) | {0x295}
+        assert not differ, f"{pattern} ids unlike {name} at " + describe(differ)
+        print(f"\n{pattern} real ids vs {name}: {len(cps)} code points, none differ")
 
 
 def test_data_differ_only_by_unicode_version():

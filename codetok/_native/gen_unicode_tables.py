@@ -1,23 +1,38 @@
-"""Generate ``unicode_tables.cpp`` / ``unicode_tables.hpp``: the character classes of the
-pre-tokenizer scanners (``pretokenize.cpp``).
+"""Generate ``unicode_tables.cpp`` / ``unicode_tables.hpp`` (the character classes of the
+pre-tokenizer scanners, ``pretokenize.cpp``) and ``codetok/_unicode_classes.py`` (the same
+Unicode version's property classes for the Python reference regexes, ``codetok._regex``).
 
-Regenerate (from the repository root, in the development environment)::
+Regenerate (from the repository root, in the development environment, with the dev extras
+``tiktoken`` and ``tokenizers`` installed)::
 
     python codetok/_native/gen_unicode_tables.py
 
-and commit both outputs; the build never runs this script.
+and commit the three outputs; the build never runs this script.
 
-Why the tables are pinned to the ``regex`` module: the reference pipeline splits text with
-patterns compiled by ``codetok._regex.compile_onig`` (the ``regex`` module), so a native
-scanner equals the reference only if it classifies every code point exactly as *that*
-engine does. Every property is therefore asked of ``regex`` itself, code point by code
-point over 0..0x10FFFF (lone surrogates included), through ``compile_onig`` and with the
-same flags as the reference patterns. ``regex`` carries its own Unicode database, which
-is usually newer than the interpreter's ``unicodedata`` (``unicodedata.unidata_version``
-says nothing about it) and does not report its version; this script finds it by asking
-which Unicode version's newly assigned characters ``regex`` knows, and records it with the
-``regex`` version in the generated header. When ``regex`` is upgraded, rerun the script:
-the differential tests (``tests/test_native_scanners.py``) fail until the tables match.
+Why the classes are pinned to the reference libraries' Unicode version: codetok must cut
+text exactly as tiktoken and HF ``tokenizers`` do, and a regex class such as ``\\p{L}``
+holds whatever the engine's Unicode database says. tiktoken (``fancy-regex`` over the
+``regex-syntax`` crate's tables) and HF ``tokenizers`` (Oniguruma) agree on every code point
+and both carry Unicode 16.0 (:data:`PINNED_UNICODE`); the Python ``regex`` module carries its
+own, newer, database (Unicode 18.0 in ``regex`` 2026.11.15), which knows ~17,500 more letters,
+numbers and marks and moves U+0295 from Ll to Lo. So every class is asked of the references
+themselves, code point by code point over 0..0x10FFFF:
+
+- **tiktoken** is the source: a ``tiktoken.Encoding`` whose pattern is just the class and
+  whose ranks are the 256 single bytes drops the text the pattern does not match, so
+  encoding every code point and decoding the ids gives exactly the members.
+- **HF tokenizers** must agree on every code point (``Split(Regex(cls), "removed",
+  invert=True)`` keeps exactly the members); the script stops if it does not.
+- **Lone surrogates**, which neither Rust nor Oniguruma accepts, come from ``regex``:
+  they are in no class but ``\\S``.
+- ``\\s`` and the ``(?i:...)`` contraction letters are taken from ``regex`` as before; the
+  script checks that tiktoken and HF agree on them.
+
+Each engine's Unicode version is found by asking which Unicode version's newly assigned
+characters it knows (``\\p{Cn}``, probes up to 18.0); the references' must be
+:data:`PINNED_UNICODE`. The versions of tiktoken, tokenizers and regex are recorded in the
+generated files. When a reference library moves to another Unicode version, change
+:data:`PINNED_UNICODE` and rerun; ``tests/test_unicode_parity.py`` fails until then.
 
 What is emitted:
 
@@ -29,6 +44,10 @@ What is emitted:
 - ``contraction_letter(cp)``: which of the letters of ``'s 't 're 've 'm 'll 'd`` the
   code point matches under ``(?i:...)`` (``regex`` folds case simply: U+017F LATIN SMALL
   LETTER LONG S matches ``s``), or 0.
+- ``codetok/_unicode_classes.py``: the members of ``\\p{L}``, ``\\p{N}``, ``\\p{M}``,
+  ``\\p{Lu}``, ``\\p{Ll}``, ``\\p{Lt}``, ``\\p{Lm}``, ``\\p{Lo}`` as compact ranges, and the
+  code points where the installed ``regex`` classifies any of them differently
+  (``codetok._regex`` rewrites those properties with them).
 
 The script also asserts the facts about the classes that the scanners rely on (for
 example that ``\\s`` holds no letter, digit or mark, and that ``\\r`` and ``\\n`` are in
@@ -39,16 +58,22 @@ from __future__ import annotations
 
 import functools
 import sys
+import textwrap
 from pathlib import Path
 
 import regex
+import tiktoken
+import tokenizers
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent.parent))
-
-from codetok._regex import compile_onig  # noqa: E402
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(ROOT))
 
 N_CP = 0x110000
+SURROGATES = range(0xD800, 0xE000)
+
+#: The Unicode version of tiktoken's and HF tokenizers' character classes.
+PINNED_UNICODE = "16.0"
 
 # (flag name, bit, class as written in the reference patterns)
 FLAGS = [
@@ -63,7 +88,10 @@ ALWAYS = 64  # set in every entry: the blocks stay printable (0x40..0x7f)
 
 CONTRACTION_LETTERS = "sdmtlvre"
 
-# Characters first assigned in a Unicode version: the newest one ``regex`` knows is its
+#: General categories written to codetok/_unicode_classes.py (what the patterns use).
+PY_CLASSES = ["L", "N", "M", "Lu", "Ll", "Lt", "Lm", "Lo"]
+
+# Characters first assigned in a Unicode version: the newest one an engine knows is its
 # Unicode version.
 UNICODE_PROBES = [
     ("13.0", [0x10E80, 0x1FAD0]),  # Yezidi, a food emoji
@@ -72,7 +100,10 @@ UNICODE_PROBES = [
     ("15.1", [0x2EBF0, 0x2EE5D]),  # CJK Unified Ideographs Extension I
     ("16.0", [0x10D40, 0x1C89]),  # Garay, CYRILLIC CAPITAL LETTER TJE
     ("17.0", [0x10940, 0x1E6C0]),  # Sidetic, Tai Yo
+    ("18.0", [0x3D000, 0x18E00]),  # Small Seal, Jurchen
 ]
+
+BYTE_RANKS = {bytes([b]): b for b in range(256)}
 
 
 @functools.lru_cache(maxsize=1)
@@ -80,21 +111,60 @@ def all_code_points() -> str:
     return "".join(map(chr, range(N_CP)))
 
 
-def members(cls: str) -> list[int]:
-    """The code points a one-character class matches, as compiled for the reference."""
-    out: list[int] = []
-    for m in compile_onig(cls + "+").finditer(all_code_points()):
-        out.extend(range(*m.span()))
+@functools.lru_cache(maxsize=1)
+def scalar_values() -> str:
+    """Every code point but the surrogates (what tiktoken and HF accept)."""
+    return "".join(chr(c) for c in range(N_CP) if c not in SURROGATES)
+
+
+def regex_members(cls: str, text: str | None = None) -> set[int]:
+    """The code points a one-character class matches in ``regex`` itself (its own Unicode
+    database: this is what ``compile_onig`` gave before it pinned the classes)."""
+    out: set[int] = set()
+    for m in regex.compile(cls + "+").finditer(all_code_points() if text is None else text):
+        out.update(range(*m.span()))
+    if text is not None:  # spans index text, not code points
+        return {ord(text[i]) for i in out}
     return out
 
 
-def unicode_version() -> str:
-    assigned = regex.compile(r"\p{Assigned}")
+def tiktoken_members(cls: str, text: str) -> set[int]:
+    enc = tiktoken.Encoding("class", pat_str=cls, mergeable_ranks=BYTE_RANKS, special_tokens={})
+    return set(map(ord, bytes(enc.encode_ordinary(text)).decode("utf-8")))
+
+
+def hf_members(cls: str, text: str) -> set[int]:
+    split = tokenizers.pre_tokenizers.Split(tokenizers.Regex(cls), "removed", invert=True)
+    return {ord(ch) for piece, _ in split.pre_tokenize_str(text) for ch in piece}
+
+
+@functools.cache
+def members(cls: str) -> frozenset[int]:
+    """The code points a class holds as the references see it: tiktoken's members, checked
+    against HF's, and the lone surrogates ``regex`` puts in it."""
+    tk = tiktoken_members(cls, scalar_values())
+    hf = hf_members(cls, scalar_values())
+    assert tk == hf, f"{cls}: tiktoken and HF differ at {sorted(tk ^ hf)[:20]}"
+    sur = "".join(map(chr, SURROGATES))
+    return frozenset(tk | regex_members(cls, sur))
+
+
+def unicode_version(unassigned) -> str:
+    """The newest Unicode version whose probe characters ``unassigned`` does not report."""
     found = "unknown (older than 13.0)"
     for version, cps in UNICODE_PROBES:
-        if all(assigned.match(chr(c)) for c in cps):
+        if not unassigned("".join(map(chr, cps))):
             found = version
     return found
+
+
+def unicode_versions() -> dict[str, str]:
+    cn = r"\p{Cn}"
+    return {
+        "tiktoken": unicode_version(lambda t: tiktoken_members(cn, t)),
+        "tokenizers": unicode_version(lambda t: hf_members(cn, t)),
+        "regex": unicode_version(lambda t: {c for c in map(ord, t) if regex.match(cn, chr(c))}),
+    }
 
 
 def compute_flags() -> bytearray:
@@ -141,6 +211,8 @@ def contraction_letters() -> dict[int, str]:
         cps = members(f"(?i:{letter})")
         # cl100k writes [sdmt] as a class: the same code points must match.
         assert cps == members(f"(?i:[{letter}])"), letter
+        # regex (the reference pipeline) folds alike.
+        assert cps == regex_members(f"(?i:{letter})"), letter
         for c in cps:
             assert c not in out, hex(c)
             out[c] = letter
@@ -170,21 +242,125 @@ def write(path: Path, text: str) -> None:
     print(f"wrote {path} ({len(text)} bytes)")
 
 
+def ranges_of(cps) -> list[tuple[int, int]]:
+    """Sorted code points -> inclusive ranges."""
+    out: list[list[int]] = []
+    for c in sorted(cps):
+        if out and out[-1][1] == c - 1:
+            out[-1][1] = c
+        else:
+            out.append([c, c])
+    return [(a, b) for a, b in out]
+
+
+def compact(cps) -> str:
+    """Code points as space-separated hex ranges: ``"41-5A 61-7A AA"``."""
+    return " ".join(f"{a:X}" if a == b else f"{a:X}-{b:X}" for a, b in ranges_of(cps))
+
+
+def write_python_classes(classes: dict[str, frozenset[int]], provenance: str) -> None:
+    """codetok/_unicode_classes.py: the pinned classes, and where ``regex`` differs."""
+    delta: set[int] = set()
+    for name, cps in classes.items():
+        delta |= set(cps) ^ regex_members(rf"\p{{{name}}}")
+    lines = [
+        '"""GENERATED by codetok/_native/gen_unicode_tables.py; do not edit.',
+        "",
+        f"The general-category classes of the reference libraries (Unicode {PINNED_UNICODE}):",
+        *textwrap.wrap(provenance + ".", 92),
+        "``codetok._regex.pin_properties`` compiles ``\\\\p{..}`` of these classes to them.",
+        '"""',
+        "",
+        f'UNICODE_VERSION = "{PINNED_UNICODE}"',
+        "",
+        "#: The ``regex`` version :data:`REGEX_DELTA` was computed for.",
+        f'REGEX_VERSION = "{regex.__version__}"',
+        "",
+        "#: Class -> its members, as hex ranges (``first-last``) and code points.",
+        "RANGES = {",
+    ]
+    for name, cps in classes.items():
+        text = compact(cps)
+        if len(text) <= 84:
+            lines.append(f'    "{name}": "{text}",')
+            continue
+        lines.append(f'    "{name}": (')
+        while text:
+            cut = text.rfind(" ", 0, 84) if len(text) > 84 else len(text)
+            lines.append(f'        "{text[:cut]}{" " if cut < len(text) else ""}"')
+            text = text[cut + 1 :]
+        lines.append("    ),")
+    lines += [
+        "}",
+        "",
+        "#: The code points where ``regex`` :data:`REGEX_VERSION` puts any of these classes'",
+        f"#: members elsewhere than Unicode {PINNED_UNICODE} does ({len(delta)} code points).",
+        "REGEX_DELTA = (",
+    ]
+    text = compact(delta)
+    while text:
+        cut = text.rfind(" ", 0, 84) if len(text) > 84 else len(text)
+        lines.append(f'    "{text[:cut]}{" " if cut < len(text) else ""}"')
+        text = text[cut + 1 :]
+    lines.append(")")
+    write(ROOT / "codetok" / "_unicode_classes.py", "\n".join(lines) + "\n")
+
+
+def check_python_pinned(classes: dict[str, frozenset[int]], flags: bytearray) -> None:
+    """After writing _unicode_classes.py: compile_onig gives exactly the pinned classes."""
+    import importlib
+
+    import codetok._regex
+    import codetok._unicode_classes
+
+    importlib.reload(codetok._unicode_classes)
+    importlib.reload(codetok._regex)
+    for name, cps in classes.items():
+        for cls in (rf"\p{{{name}}}", rf"[\p{{{name}}}]", rf"\P{{{name}}}", rf"[^\P{{{name}}}]"):
+            got = set()
+            for m in codetok._regex.compile_onig(cls + "+").finditer(all_code_points()):
+                got.update(range(*m.span()))
+            want = set(cps) if "P" not in cls else set(range(N_CP)) - set(cps)
+            if cls.startswith("[^"):
+                want = set(cps)
+            assert got == want, (cls, sorted(got ^ want)[:20])
+    for _, bit, cls in FLAGS:
+        got = set()
+        for m in codetok._regex.compile_onig(cls + "+").finditer(all_code_points()):
+            got.update(range(*m.span()))
+        assert got == {c for c in range(N_CP) if flags[c] & bit}, cls
+
+
 def main() -> None:
+    versions = unicode_versions()
+    assert versions["tiktoken"] == versions["tokenizers"] == PINNED_UNICODE, versions
     flags = compute_flags()
     check_assumptions(flags)
+    # \s is regex's (the references agree off the surrogates).
+    assert members(r"\s") == regex_members(r"\s")
     letters = contraction_letters()
     shift, index, blocks = best_tables(flags)
     # The tables give back exactly the flags.
     for c in range(N_CP):
         assert blocks[index[c >> shift]][c & ((1 << shift) - 1)] == flags[c]
 
-    uver = unicode_version()
+    provenance = (
+        f"tiktoken {tiktoken.__version__} (fancy-regex / regex-syntax) and HF tokenizers "
+        f"{tokenizers.__version__} (Oniguruma) agree on every code point; lone surrogates "
+        f"from regex {regex.__version__} (Unicode {versions['regex']})"
+    )
     head = (
         "// GENERATED by codetok/_native/gen_unicode_tables.py; do not edit.\n"
-        f"// Source: the Python `regex` module {regex.__version__} "
-        f"(its Unicode database: {uver}).\n"
+        f"// Unicode {PINNED_UNICODE}: the classes of tiktoken {tiktoken.__version__} and HF "
+        f"tokenizers {tokenizers.__version__},\n"
+        "// which agree on every code point; lone surrogates (which neither accepts) and \\s "
+        f"from\n// the Python `regex` module {regex.__version__} "
+        f"(its own Unicode database: {versions['regex']}).\n"
     )
+    classes = {name: members(rf"\p{{{name}}}") for name in PY_CLASSES}
+    assert classes["L"] == frozenset().union(*(classes[k] for k in ("Lu", "Ll", "Lt", "Lm", "Lo")))
+    write_python_classes(classes, provenance)
+    check_python_pinned(classes, flags)
 
     flag_lines = "\n".join(
         f"constexpr uint8_t {name} = {bit};  // {cls}" for name, bit, cls in FLAGS
@@ -197,8 +373,9 @@ def main() -> None:
         for letter, cps in cases.items()
     )
     hpp = f"""{head}//
-// Character classes of the pre-tokenizer scanners, exactly as the reference regexes
-// (compiled by codetok._regex.compile_onig) see them. See gen_unicode_tables.py.
+// Character classes of the pre-tokenizer scanners, exactly as tiktoken, HF tokenizers and
+// the reference regexes (codetok._regex.compile_onig, pinned to the same Unicode version)
+// see them. See gen_unicode_tables.py.
 #pragma once
 
 #include <cstddef>
@@ -206,8 +383,10 @@ def main() -> None:
 
 namespace codetok {{
 
-constexpr const char* kTablesRegexVersion = "{regex.__version__}";
-constexpr const char* kTablesUnicodeVersion = "{uver}";
+constexpr const char* kTablesUnicodeVersion = "{PINNED_UNICODE}";
+constexpr const char* kTablesTiktokenVersion = "{tiktoken.__version__}";
+constexpr const char* kTablesTokenizersVersion = "{tokenizers.__version__}";
+constexpr const char* kTablesRegexVersion = "{regex.__version__}";  // lone surrogates, \\s
 
 // Flag bits of uprops().
 {flag_lines}
@@ -234,7 +413,7 @@ inline uint8_t uprops_ascii(uint32_t cp) {{
 }}
 
 // The letter of the contractions 's 't 're 've 'm 'll 'd that `cp` matches under (?i:...)
-// in the reference engine, or 0.
+// in the reference engines, or 0.
 inline char contraction_letter(uint32_t cp) {{
     switch (cp) {{
 {switch}
