@@ -13,7 +13,8 @@ cl100k / o200k / Llama-3 patterns (codetok/_scanners.py lists them); a ``BPE`` m
 the byte-level alphabet without dropout or affixes; added tokens without ``single_word``;
 any post-processor: ``ByteLevel`` offset trimming and the special tokens of
 ``TemplateProcessing``, ``BertProcessing`` and ``RobertaProcessing`` around one sequence
-stay on the arrays; pairs and truncation run the Python post-processor on the lists. Everything else runs in Python with identical output.
+stay on the arrays; pairs and truncation run the Python post-processor on the lists.
+Everything else runs in Python with identical output.
 """
 
 from __future__ import annotations
