@@ -157,3 +157,40 @@ def test_saved_kernel_tables_are_borrowed_or_rebuilt(cl100k, tmp_path, monkeypat
     rebuilt = Tokenizer.from_file(path)
     assert rebuilt.model._saved_tables is None
     assert state(rebuilt.encode(text)) == state(cl100k.encode(text))
+
+
+def test_garbage_with_a_valid_checksum_never_crashes(tmp_path):
+    """Random damage re-checksummed (as a careless or hostile writer would): codetok either
+    loads and encodes or raises a codetok error; the native kernel never reads out of bounds."""
+    import random
+
+    from codetok.errors import CodetokError
+    from codetok.models import BPE
+    from codetok.pre_tokenizers import ByteLevel
+
+    vocab = {c: i for i, c in enumerate(sorted(set(ByteLevel.alphabet())))}
+    n = len(vocab)
+    vocab.update({"ab": n, "abc": n + 1, "Ġa": n + 2})
+    tok = Tokenizer(
+        BPE(vocab, [("a", "b"), ("ab", "c"), ("Ġ", "a")], ignore_merges=True),
+        pre_tokenizer=ByteLevel(add_prefix_space=False),
+    )
+    tok.add_special_tokens(["<|x|>"])
+    path = tmp_path / "small.ctk"
+    tok.save_binary(path)
+    good = path.read_bytes()
+    rng = random.Random(1234)
+    for _ in range(300):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 8)):
+            i = rng.randrange(56, len(data))
+            data[i] = rng.randrange(256)
+        data[16:24] = struct.pack("<Q", checksum(bytes(data[24:])))
+        path.write_bytes(bytes(data))
+        try:
+            back = Tokenizer.from_file(path)
+        except CodetokError as e:
+            assert str(path) in str(e)
+            continue
+        back.encode("abc abc <|x|> é")
+        back.encode_ordinary_batch(["abc", "x ab"], num_threads=2)

@@ -217,4 +217,8 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
         byte_fallback=bool(options.get("byte_fallback")),
         ignore_merges=bool(options.get("ignore_merges")),
     )
+    try:
+        model._kernel()  # a damaged table is reported now, naming the file
+    except ValueError as e:
+        raise FormatError(f"the token or merge tables are damaged: {e}", path=p) from e
     return from_dict(cls, data, path=p, model=model)
