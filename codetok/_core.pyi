@@ -94,8 +94,8 @@ class UnigramCore:
     def viterbi(self, piece: str) -> tuple[list[int], list[int]] | None: ...
     def viterbi_batch(self, pieces: Sequence[str]) -> list[tuple[list[int], list[int]] | None]: ...
 
-class BytePipeline:
-    """The native plan of a byte-level BPE tokenizer (built by ``codetok._plan``).
+class Pipeline:
+    """The native plan of a BPE tokenizer (built by ``codetok._plan``).
 
     One call per text runs added-token matching, the pre-tokenizer scanner, the byte-level
     alphabet, BPE (with a per-piece cache) and ByteLevel offset trimming. ``skip`` lists
@@ -114,7 +114,12 @@ class BytePipeline:
         norm_added: list[tuple[str, int, bool, bool, bool]],
         whitespace: str,
         trims: bool,
-    ) -> None: ...
+        spm: bool = False,
+        spm_prepend: bool = False,
+    ) -> None:
+        """Byte-level (``scanner``, ``add_prefix_space``, 256 ``byte_symbols``) or, with
+        ``spm``, SentencePiece-style (``Prepend("▁")`` when ``spm_prepend``, then
+        ``Replace(" ", "▁")`` and character BPE)."""
     def encode(self, text: str, skip: Sequence[int], trim: int) -> tuple[Any, Any, Any, Any] | None:
         """``(ids int32[n], offsets int64[n, 2], words int32[n], added int64[k, 3])``."""
     def encode_ids(self, text: str, skip: Sequence[int]) -> list[int] | None: ...

@@ -7,7 +7,10 @@ When every component of a tokenizer has a native twin, :func:`compile_plan` buil
 (and on native threads for batches). Otherwise the tokenizer runs the Python pipeline as a
 whole, never partly native: :func:`compile_plan` returns the reason instead.
 
-Native today (the BPE family): no normalizer; ``ByteLevel`` with its GPT-2 regex, or
+Native today (the BPE family). SentencePiece-style (Llama-2 conversions): the normalizer
+``Replace(" ", "▁")``, alone or after ``Prepend("▁")``, no pre-tokenizer, a character-level
+``BPE`` (byte fallback, unk, fuse_unk), and added tokens matched on the original text.
+Byte-level: no normalizer; ``ByteLevel`` with its GPT-2 regex, or
 ``Sequence([Split(<known pattern>, "isolated"), ByteLevel(use_regex=False)])`` with the
 cl100k / o200k / Llama-3 patterns (codetok/_scanners.py lists them); a ``BPE`` model over
 the byte-level alphabet without dropout or affixes; added tokens without ``single_word``;
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import normalizers as norm
 from ._bytes import BYTE_TO_CHAR
 from ._scanners import scanner_for
 from ._serde import CHANGES
@@ -61,7 +65,7 @@ class Plan:
     """A compiled native pipeline of one tokenizer (see the module docstring).
 
     Args:
-        core: the ``codetok._core.BytePipeline``.
+        core: the ``codetok._core.Pipeline``.
         model_core: the model's ``codetok._core.BpeCore`` (token strings by id).
         post: what :func:`single_layouts` says of the post-processor.
         added: the tokenizer's added vocabulary (to name skipped specials by id).
@@ -237,14 +241,35 @@ def _pre_tokenizer(pre: Any) -> tuple[int, bool] | str:
     return f"the pre-tokenizer {pre!r} has no native twin"
 
 
+_META = "\u2581"
+
+
+def _spm_normalizer(normalizer: Any) -> bool | str:
+    """Whether a SentencePiece-style normalizer prepends "▁", or why it is not native.
+
+    Native: ``Replace(" ", "▁")``, alone or after ``Prepend("▁")`` in a ``Sequence`` (what
+    Llama-2 conversions carry).
+    """
+    steps = normalizer.normalizers if isinstance(normalizer, norm.Sequence) else [normalizer]
+    prepend = False
+    if len(steps) == 2 and isinstance(steps[0], norm.Prepend) and steps[0].prepend == _META:
+        prepend, steps = True, steps[1:]
+    if (
+        len(steps) == 1
+        and isinstance(steps[0], norm.Replace)
+        and steps[0].pattern == {"String": " "}
+        and steps[0].content == _META
+    ):
+        return prepend
+    return f"the normalizer {normalizer!r} has no native twin yet"
+
+
 def compile_plan(tok: Tokenizer) -> Plan | str:
     """The native plan of ``tok``, or the reason it runs the Python pipeline."""
     if not _enabled:
         return "native plans are switched off (codetok._plan.use_plans)"
     if not _backend.native():
         return "the pure-Python backend is selected (codetok.models._backend.use_native)"
-    if tok.normalizer is not None:
-        return f"the normalizer {tok.normalizer!r} has no native twin yet"
     model = tok.model
     if not isinstance(model, BPE) or type(model).encode_pieces is not BPE.encode_pieces:
         return f"the model {type(model).__name__} has no native pipeline yet"
@@ -252,17 +277,30 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         return "BPE dropout samples per call; it runs in Python"
     if model.continuing_subword_prefix or model.end_of_word_suffix:
         return "byte-level BPE with a subword prefix or suffix runs in Python"
-    pre = _pre_tokenizer(tok.pre_tokenizer)
-    if isinstance(pre, str):
-        return pre
-    scanner, add_prefix_space = pre
+    spm: bool | str | None = None  # SentencePiece-style: whether "▁" is prepended
+    if tok.normalizer is not None:
+        spm = _spm_normalizer(tok.normalizer)
+        if isinstance(spm, str):
+            return spm
+        if tok.pre_tokenizer is not None:
+            return "a pre-tokenizer after a SentencePiece-style normalizer runs in Python"
+        scanner, add_prefix_space = 0, False
+    else:
+        pre = _pre_tokenizer(tok.pre_tokenizer)
+        if isinstance(pre, str):
+            return pre
+        scanner, add_prefix_space = pre
     core = model._kernel()
     if not model._core_native:
         return "the model's kernel is not native"
-    symbols = core.symbol_ids("".join(BYTE_TO_CHAR))
-    if -1 in symbols:
-        return "the vocabulary lacks some byte-level characters"
+    symbols: list[int] = []
+    if spm is None:
+        symbols = core.symbol_ids("".join(BYTE_TO_CHAR))
+        if -1 in symbols:
+            return "the vocabulary lacks some byte-level characters"
     raw_matcher, norm_matcher = tok.added.matchers(None)
+    if spm is not None and norm_matcher.ids:
+        return "added tokens matched on normalized text run in Python"
     entries: list[list[tuple[str, int, bool, bool, bool]]] = []
     for matcher in (raw_matcher, norm_matcher):
         rows = []
@@ -273,7 +311,7 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
             rows.append((content, tid, t.lstrip, t.rstrip, t.special))
         entries.append(rows)
     post = single_layouts(tok.post_processor)
-    native = _backend._CORE.BytePipeline(  # type: ignore[union-attr]
+    native = _backend._CORE.Pipeline(  # type: ignore[union-attr]
         core,
         scanner,
         add_prefix_space,
@@ -282,5 +320,7 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         entries[1],
         "".join(sorted(RUST_WHITESPACE)),
         isinstance(post, tuple) and post[0] != 0,
+        spm is not None,
+        bool(spm),
     )
     return Plan(native, core, post, tok.added)

@@ -165,7 +165,20 @@ def bert_style(gpt2_files):
     return tok
 
 
-TOKENIZERS = ["gpt2", "cl100k", "roberta", "llama3", "bert_style"]
+@pytest.fixture(scope="module")
+def llama2(tmp_path_factory):
+    """A SentencePiece BPE model (byte fallback, user-defined <mask>) trained in the tests,
+    read the way transformers converts Llama-2: Prepend + Replace normalizers, BPE."""
+    from _sentencepiece_helpers import train_models
+
+    from codetok.formats.sentencepiece_model import tokenizer_from_sentencepiece
+
+    pytest.importorskip("sentencepiece")
+    paths = train_models(tmp_path_factory.mktemp("spm_plan"))
+    return tokenizer_from_sentencepiece(paths["bpe"])
+
+
+TOKENIZERS = ["gpt2", "cl100k", "roberta", "llama3", "bert_style", "llama2"]
 
 
 @pytest.fixture(params=TOKENIZERS)
@@ -240,6 +253,17 @@ def test_encode_ordinary(tok):
     assert py_ids.tolist() == ids.tolist() and py_bounds.tolist() == bounds.tolist()
 
 
+def test_sentencepiece_style_cuts_at_meta_only_when_exact(llama2):
+    # The trained vocabulary has no token with a char followed by "▁", so cutting segments
+    # before "▁" is exact; runs of spaces ("▁▁") stay together.
+    meta = "\u2581"
+    assert not any(
+        t[j] == meta and t[j - 1] != meta for t in llama2.get_vocab() for j in range(1, len(t))
+    )
+    for text in ["a  b   c", "  lead", "trail  ", "x" * 500 + "  " + "y" * 500]:
+        assert_same_encode(llama2, text)
+
+
 def test_special_tokens_stay_on_arrays(llama3, roberta, bert_style):
     for tok in (llama3, roberta, bert_style):
         enc = tok.encode("hello world")
@@ -288,7 +312,7 @@ def test_plan_follows_component_changes(gpt2):
 ALPHABET = st.sampled_from(
     list("aZé'sStT \t\r\n\x00")
     + ["\u00a0", "\u3000", "\u2028", "\u0301", "\ud800", "\udfff", "👩", "\u200d", "💻"]
-    + ["1", "٣", "/", "-", "<|endoftext|>", "<mask>", "ſ", "\u212a", "日本", "ß", "  "]
+    + ["1", "٣", "/", "-", "<|endoftext|>", "<mask>", "ſ", "\u212a", "日本", "ß", "  ", "▁"]
 )
 
 
@@ -355,3 +379,23 @@ def test_long_texts_cut_in_windows_equal_python(tok):
     text = (root / "argparse.py").read_text(encoding="utf-8")[:60_000]
     text = text + " é日本\u00a0" * 3000 + "<|endoftext|>" + text[:5000]
     assert_same_encode(tok, text)
+
+
+def test_sentencepiece_style_with_merges_across_meta():
+    # "a▁" is a token: segments must not be cut before "▁" (the plan runs them whole).
+    from codetok.models import BPE
+    from codetok.normalizers import Prepend, Replace
+    from codetok.normalizers import Sequence as NormSequence
+
+    meta = "\u2581"
+    chars = sorted(set("ab c" + meta))
+    vocab = {c: i for i, c in enumerate(chars)}
+    merges = [("a", meta), ("a" + meta, "b"), (meta, "b"), (meta, meta)]
+    for a, b in merges:
+        vocab.setdefault(a + b, len(vocab))
+    tok = Tokenizer(
+        BPE(vocab, merges, unk_token=None),
+        normalizer=NormSequence([Prepend(meta), Replace(" ", meta)]),
+    )
+    for text in ["a b", "ab a  b", "a", " a b c ", "xa b"]:
+        assert_same_encode(tok, text)

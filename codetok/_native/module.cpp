@@ -897,16 +897,36 @@ void parallel_for(size_t n, long long threads, Fn fn) {
     if (error) std::rethrow_exception(error);
 }
 
-class BytePipelineCore {
+class PipelineCore {
   public:
-    BytePipelineCore(const BpeCore& bpe, int scanner, bool add_prefix_space,
-                     const py::list& byte_symbols, const py::list& raw, const py::list& norm,
-                     const py::str& whitespace, bool trims) {
+    // Byte-level when ``spm`` is false (``scanner``, ``add_prefix_space``, 256
+    // ``byte_symbols``); SentencePiece-style otherwise (``spm_prepend``; the scanner and byte
+    // symbols are not used).
+    PipelineCore(const BpeCore& bpe, int scanner, bool add_prefix_space,
+                 const py::list& byte_symbols, const py::list& raw, const py::list& norm,
+                 const py::str& whitespace, bool trims, bool spm, bool spm_prepend) {
         codetok::PipelineSpec spec;
         spec.scanner = static_cast<codetok::Scanner>(scanner);
         spec.add_prefix_space = add_prefix_space;
-        if (byte_symbols.size() != 256) throw py::value_error("byte_symbols must hold 256 ids");
-        for (size_t b = 0; b < 256; ++b) spec.byte_symbol[b] = checked_id(byte_symbols[b], "byte symbol");
+        spec.spm = spm;
+        spec.spm_prepend = spm_prepend;
+        if (spm) {
+            // Cutting before "▁" is exact when no token holds a char then "▁".
+            const TokenTable& tt = bpe.table();
+            bool crossing = false;
+            for (size_t i = 0; i < tt.size() && !crossing; ++i) {
+                const auto id = static_cast<int32_t>(i);
+                if (!tt.has(id)) continue;
+                const Cp* c = tt.at(id);
+                for (size_t j = 1; j < tt.len(id); ++j)
+                    if (c[j] == 0x2581 && c[j - 1] != 0x2581) crossing = true;
+            }
+            spec.spm_split = !crossing;
+        } else {
+            if (byte_symbols.size() != 256) throw py::value_error("byte_symbols must hold 256 ids");
+            for (size_t b = 0; b < 256; ++b)
+                spec.byte_symbol[b] = checked_id(byte_symbols[b], "byte symbol");
+        }
         spec.has_value = bpe.present();
         if (trims) {
             const TokenTable& tt = bpe.table();
@@ -921,7 +941,7 @@ class BytePipelineCore {
             }
         }
         std::vector<Cp> ws = cps_of(whitespace);
-        kernel_ = std::make_unique<codetok::BytePipeline>(
+        kernel_ = std::make_unique<codetok::Pipeline>(
             bpe.kernel(), std::move(spec), added_matcher(raw, ws), added_matcher(norm, ws));
     }
 
@@ -1021,7 +1041,7 @@ class BytePipelineCore {
                               to_array(out.words, n, 1), to_array(out.added, out.added.size() / 3, 3));
     }
 
-    std::unique_ptr<codetok::BytePipeline> kernel_;
+    std::unique_ptr<codetok::Pipeline> kernel_;
 };
 
 // ------------------------------------------------------------------------- WordPiece
@@ -1223,20 +1243,21 @@ PYBIND11_MODULE(_core, m) {
         .def("tokenize_batch", &BpeCore::tokenize_batch, py::arg("pieces"))
         .def("encode_offsets", &BpeCore::encode_offsets, py::arg("pieces"), py::arg("anchors"),
              py::arg("word_start"), py::arg("word_step"));
-    py::class_<BytePipelineCore>(m, "BytePipeline")
+    py::class_<PipelineCore>(m, "Pipeline")
         .def(py::init<const BpeCore&, int, bool, const py::list&, const py::list&,
-                      const py::list&, const py::str&, bool>(),
+                      const py::list&, const py::str&, bool, bool, bool>(),
              py::arg("bpe"), py::arg("scanner"), py::arg("add_prefix_space"),
              py::arg("byte_symbols"), py::arg("raw_added"), py::arg("norm_added"),
-             py::arg("whitespace"), py::arg("trims"))
-        .def("encode", &BytePipelineCore::encode, py::arg("text"), py::arg("skip"),
+             py::arg("whitespace"), py::arg("trims"), py::arg("spm") = false,
+             py::arg("spm_prepend") = false)
+        .def("encode", &PipelineCore::encode, py::arg("text"), py::arg("skip"),
              py::arg("trim"))
-        .def("encode_ids", &BytePipelineCore::encode_ids, py::arg("text"), py::arg("skip"))
-        .def("encode_batch", &BytePipelineCore::encode_batch, py::arg("texts"), py::arg("skip"),
+        .def("encode_ids", &PipelineCore::encode_ids, py::arg("text"), py::arg("skip"))
+        .def("encode_batch", &PipelineCore::encode_batch, py::arg("texts"), py::arg("skip"),
              py::arg("trim"), py::arg("threads"))
-        .def("encode_ids_batch", &BytePipelineCore::encode_ids_batch, py::arg("texts"),
+        .def("encode_ids_batch", &PipelineCore::encode_ids_batch, py::arg("texts"),
              py::arg("skip"), py::arg("threads"))
-        .def("encode_flat", &BytePipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),
+        .def("encode_flat", &PipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),
              py::arg("threads"));
     bind_pretokenize(m);
     m.def("merge_table", &merge_table, py::arg("vocab"), py::arg("merges"));

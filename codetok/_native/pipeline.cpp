@@ -96,9 +96,9 @@ void PieceCache::clear() {
     count_ = 0;
 }
 
-// ----------------------------------------------------------------------- BytePipeline
+// ----------------------------------------------------------------------- Pipeline
 
-BytePipeline::BytePipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec,
+Pipeline::Pipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec,
                            AddedMatcher raw, AddedMatcher norm)
     : bpe_(std::move(bpe)),
       spec_(std::move(spec)),
@@ -106,7 +106,7 @@ BytePipeline::BytePipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec sp
       norm_(std::move(norm)),
       byte_char_(byte_alphabet()) {}
 
-std::unique_ptr<PipelineScratch> BytePipeline::take_scratch() const {
+std::unique_ptr<PipelineScratch> Pipeline::take_scratch() const {
     {
         std::lock_guard<std::mutex> lock(pool_mutex_);
         if (!pool_.empty()) {
@@ -118,7 +118,7 @@ std::unique_ptr<PipelineScratch> BytePipeline::take_scratch() const {
     return std::make_unique<Scratch>();
 }
 
-void BytePipeline::give_scratch(std::unique_ptr<PipelineScratch> w) const {
+void Pipeline::give_scratch(std::unique_ptr<PipelineScratch> w) const {
     std::lock_guard<std::mutex> lock(pool_mutex_);
     pool_.push_back(std::move(w));
 }
@@ -126,7 +126,7 @@ void BytePipeline::give_scratch(std::unique_ptr<PipelineScratch> w) const {
 // Reference: ``Tokenizer._splits`` + ``_encode_one`` (without a normalizer), then
 // ``trim_byte_level_offsets`` when the ByteLevel post-processor trims.
 template <class CharT>
-void BytePipeline::encode(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
+void Pipeline::encode(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
                           bool want_offsets, Encoded& out) const {
     out.clear();
     std::unique_ptr<Scratch> scratch = take_scratch();
@@ -176,8 +176,12 @@ void BytePipeline::encode(const CharT* t, size_t n, const std::vector<int32_t>& 
 // Reference: ``ByteLevel.split`` (prefix space, GPT-2 regex) or ``Split`` then ByteLevel
 // without its regex; each piece then goes through the model (``BPE.encode_pieces``).
 template <class CharT>
-void BytePipeline::encode_segment(const CharT* t, size_t a, size_t b, bool want_offsets,
+void Pipeline::encode_segment(const CharT* t, size_t a, size_t b, bool want_offsets,
                                   Scratch& w, int32_t& word, Encoded& out) const {
+    if (spec_.spm) {
+        spm_segment(t, a, b, want_offsets, w, word, out);
+        return;
+    }
     if (spec_.add_prefix_space && t[a] != ' ') {
         // The prefix space makes a new text: widened, with the space first.
         w.text.assign(1, ' ');
@@ -191,7 +195,7 @@ void BytePipeline::encode_segment(const CharT* t, size_t a, size_t b, bool want_
 // The pieces of ``s[0:n]``, which stands for the original text from ``a`` on, with ``pre``
 // prefix chars in front.
 template <class CharT>
-void BytePipeline::encode_pieces(const CharT* s, size_t n, size_t a, size_t pre,
+void Pipeline::encode_pieces(const CharT* s, size_t n, size_t a, size_t pre,
                                  bool want_offsets, Scratch& w, int32_t& word,
                                  Encoded& out) const {
     // Char k of ``s`` stands for original chars [orig(k), orig(k) + 1); the prefix space is
@@ -268,8 +272,72 @@ void BytePipeline::encode_pieces(const CharT* s, size_t n, size_t a, size_t pre,
     }
 }
 
+// Reference: the ``Prepend`` and ``Replace`` normalizers of a SentencePiece-style tokenizer
+// on one segment, which is then one pre-tokenized piece (one word id) for BPE over chars.
+template <class CharT>
+void Pipeline::spm_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
+                           int32_t& word, Encoded& out) const {
+    constexpr Cp kMeta = 0x2581;  // "▁"
+    const size_t pre = spec_.spm_prepend ? 1 : 0;
+    w.text.clear();
+    if (pre) w.text.push_back(kMeta);
+    for (size_t k = a; k < b; ++k) w.text.push_back(t[k] == ' ' ? kMeta : static_cast<Cp>(t[k]));
+    const Cp* s = w.text.data();
+    const size_t n = w.text.size();
+    // The prepended char is aligned to the segment's first char (``NormalizedString.prepend``).
+    auto orig = [&](size_t k) -> int64_t {
+        return static_cast<int64_t>(a + (k < pre ? 0 : k - pre));
+    };
+    size_t p0 = 0;
+    while (p0 < n) {
+        size_t p1 = n;
+        if (spec_.spm_split) {
+            p1 = p0 + 1;
+            while (p1 < n && !(s[p1] == kMeta && s[p1 - 1] != kMeta)) ++p1;
+        }
+        const Cp* p = s + p0;
+        const size_t len = p1 - p0;
+        const uint64_t h = hash_cps(p, len);
+        const int32_t* ids;
+        const int64_t* spans;  // start << 32 | end, in chars of the piece
+        size_t count;
+        if (!w.cache.find(p, len, h, ids, spans, count)) {
+            BpeOutput bo;
+            bpe_->encode(p, len, bo);
+            w.ids.assign(bo.ids.begin(), bo.ids.end());
+            w.lens.clear();
+            for (size_t j = 0; j < bo.ids.size(); ++j) {
+                const int64_t st = bo.spans[2 * j], en = bo.spans[2 * j + 1];
+                const int32_t id = bo.ids[j];
+                if (en <= st || id < 0 || static_cast<size_t>(id) >= spec_.has_value.size() ||
+                    !spec_.has_value[static_cast<size_t>(id)]) {
+                    out.ok = false;  // a missing unk token or an empty span: Python decides
+                    return;
+                }
+                w.lens.push_back((st << 32) | en);
+            }
+            w.cache.put(p, len, h, w.ids, w.lens);
+            ids = w.ids.data();
+            spans = w.lens.data();
+            count = w.ids.size();
+        }
+        out.ids.insert(out.ids.end(), ids, ids + count);
+        if (want_offsets) {
+            for (size_t j = 0; j < count; ++j) {
+                const auto st = static_cast<size_t>(spans[j] >> 32);
+                const auto en = static_cast<size_t>(spans[j] & 0xFFFFFFFF);
+                out.offsets.push_back(orig(p0 + st));
+                out.offsets.push_back(orig(p0 + en - 1) + 1);
+                out.words.push_back(word);
+            }
+        }
+        p0 = p1;
+    }
+    ++word;
+}
+
 // One piece through the byte-level alphabet and BPE (``BPE.encode_pieces``), cached.
-bool BytePipeline::encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& ids,
+bool Pipeline::encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& ids,
                                 const int64_t*& lens, size_t& count) const {
     const uint64_t h = hash_cps(p, n);
     if (w.cache.find(p, n, h, ids, lens, count)) return true;
@@ -323,7 +391,7 @@ bool BytePipeline::encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t
 
 // Reference: ``trim_byte_level_offsets`` (codetok/processors.py).
 template <class CharT>
-void BytePipeline::trim_offsets(const CharT* t, bool add_prefix_space, Encoded& out) const {
+void Pipeline::trim_offsets(const CharT* t, bool add_prefix_space, Encoded& out) const {
     size_t next_added = 0;
     const size_t n = out.ids.size();
     for (size_t i = 0; i < n; ++i) {
@@ -354,11 +422,11 @@ void BytePipeline::trim_offsets(const CharT* t, bool add_prefix_space, Encoded& 
 
 template uint16_t lead_spaces(const uint32_t*, size_t);
 template uint16_t trail_spaces(const uint32_t*, size_t);
-template void BytePipeline::encode(const uint8_t*, size_t, const std::vector<int32_t>&, int, bool,
+template void Pipeline::encode(const uint8_t*, size_t, const std::vector<int32_t>&, int, bool,
                                    Encoded&) const;
-template void BytePipeline::encode(const uint16_t*, size_t, const std::vector<int32_t>&, int, bool,
+template void Pipeline::encode(const uint16_t*, size_t, const std::vector<int32_t>&, int, bool,
                                    Encoded&) const;
-template void BytePipeline::encode(const uint32_t*, size_t, const std::vector<int32_t>&, int, bool,
+template void Pipeline::encode(const uint32_t*, size_t, const std::vector<int32_t>&, int, bool,
                                    Encoded&) const;
 
 }  // namespace codetok

@@ -1,5 +1,13 @@
-// The native plan of a byte-level BPE tokenizer: text -> ids, offsets and word ids in one
-// pass, with no Python object per piece or per token.
+// The native plan of a BPE tokenizer: text -> ids, offsets and word ids in one pass, with
+// no Python object per piece or per token. Two kinds of pipeline run here:
+//
+// - byte-level (GPT-2, RoBERTa, cl100k, o200k, Llama-3): a scanner cuts the text, each piece
+//   goes to bytes, the byte-level alphabet and BPE;
+// - SentencePiece-style (Llama-2 conversions): ``Prepend("▁")`` and ``Replace(" ", "▁")``
+//   normalize each text segment, there is no pre-tokenizer, and BPE (with byte fallback)
+//   runs over characters. The segment is cut before each "▁" that follows another char
+//   only when no token of the vocabulary holds such a pair, so no merge could cross the
+//   cut and the result equals BPE over the whole segment.
 //
 // It runs what ``Tokenizer._encode_one`` and ``ByteLevel`` post-processing do in Python
 // (codetok/tokenizer.py, the readable specification and the test oracle) for the components
@@ -118,6 +126,9 @@ class PieceCache {
 };
 
 struct PipelineSpec {
+    bool spm = false;                       // SentencePiece-style (else byte-level)
+    bool spm_prepend = false;               // Prepend("▁") before Replace(" ", "▁")
+    bool spm_split = false;                 // cutting before "▁" is safe (see above)
     Scanner scanner = Scanner::Gpt2;
     bool add_prefix_space = false;          // ByteLevel pre-tokenizer's, per text segment
     std::array<int32_t, 256> byte_symbol{};  // id of each byte's byte-level character
@@ -139,9 +150,9 @@ struct PipelineScratch {
     std::vector<Cp> piece;            // a piece widened to code points (cache key)
 };
 
-class BytePipeline {
+class Pipeline {
   public:
-    BytePipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec, AddedMatcher raw,
+    Pipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec, AddedMatcher raw,
                  AddedMatcher norm);
 
     // Encode ``t[0:n]``, read in place in one of Python's str storage widths (``CharT``
@@ -160,6 +171,9 @@ class BytePipeline {
     template <class CharT>
     void encode_pieces(const CharT* s, size_t n, size_t a, size_t pre, bool want_offsets,
                        Scratch& w, int32_t& word, Encoded& out) const;
+    template <class CharT>
+    void spm_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
+                     int32_t& word, Encoded& out) const;
     // False when a token of the piece has no string (the Python path decides).
     bool encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& ids,
                       const int64_t*& lens, size_t& count) const;
