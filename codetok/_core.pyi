@@ -115,11 +115,15 @@ class Pipeline:
         whitespace: str,
         trims: bool,
         spm: bool = False,
-        spm_prepend: bool = False,
+        prepend: int = 0,
+        meta: str = "\u2581",
+        spm_words: bool = False,
     ) -> None:
         """Byte-level (``scanner``, ``add_prefix_space``, 256 ``byte_symbols``) or, with
-        ``spm``, SentencePiece-style (``Prepend("▁")`` when ``spm_prepend``, then
-        ``Replace(" ", "▁")`` and character BPE)."""
+        ``spm``, SentencePiece-style character BPE after spaces become ``meta``;
+        ``prepend``: 0 never, 1 always (Prepend normalizer), 2 when missing (Metaspace
+        "always"), 3 when missing at the text's start (Metaspace "first"); ``spm_words``:
+        Metaspace(split=True), each cut before ``meta`` is a word."""
     def encode(self, text: str, skip: Sequence[int], trim: int) -> tuple[Any, Any, Any, Any] | None:
         """``(ids int32[n], offsets int64[n, 2], words int32[n], added int64[k, 3])``."""
     def encode_ids(self, text: str, skip: Sequence[int]) -> list[int] | None: ...

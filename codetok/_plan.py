@@ -8,8 +8,10 @@ When every component of a tokenizer has a native twin, :func:`compile_plan` buil
 whole, never partly native: :func:`compile_plan` returns the reason instead.
 
 Native today (the BPE family). SentencePiece-style (Llama-2 conversions): the normalizer
-``Replace(" ", "▁")``, alone or after ``Prepend("▁")``, no pre-tokenizer, a character-level
-``BPE`` (byte fallback, unk, fuse_unk), and added tokens matched on the original text.
+``Replace(" ", "▁")``, alone or after ``Prepend("▁")``, with no pre-tokenizer, or no
+normalizer and a ``Metaspace`` pre-tokenizer (any prepend scheme, split or not); then a
+character-level ``BPE`` (byte fallback, unk, fuse_unk); with the normalizer, added tokens
+must be matched on the original text.
 Byte-level: no normalizer; ``ByteLevel`` with its GPT-2 regex, or
 ``Sequence([Split(<known pattern>, "isolated"), ByteLevel(use_regex=False)])`` with the
 cl100k / o200k / Llama-3 patterns (codetok/_scanners.py lists them); a ``BPE`` model over
@@ -31,7 +33,7 @@ from ._serde import CHANGES
 from .encoding import Encoding, NativeArrays
 from .models import BPE, _backend
 from .normalizers import RUST_WHITESPACE
-from .pre_tokenizers import GPT2_PATTERN, ByteLevel, Sequence, Split
+from .pre_tokenizers import GPT2_PATTERN, ByteLevel, Metaspace, Sequence, Split
 from .processors import BertProcessing, RobertaProcessing, TemplateProcessing
 from .processors import ByteLevel as ByteLevelProcessor
 from .processors import Sequence as PostSequence
@@ -277,13 +279,23 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         return "BPE dropout samples per call; it runs in Python"
     if model.continuing_subword_prefix or model.end_of_word_suffix:
         return "byte-level BPE with a subword prefix or suffix runs in Python"
-    spm: bool | str | None = None  # SentencePiece-style: whether "▁" is prepended
+    # SentencePiece-style: (prepend mode, meta char, Metaspace's word cuts), else None.
+    spm: tuple[int, str, bool] | None = None
     if tok.normalizer is not None:
-        spm = _spm_normalizer(tok.normalizer)
-        if isinstance(spm, str):
-            return spm
+        prepend = _spm_normalizer(tok.normalizer)
+        if isinstance(prepend, str):
+            return prepend
         if tok.pre_tokenizer is not None:
             return "a pre-tokenizer after a SentencePiece-style normalizer runs in Python"
+        spm = (1 if prepend else 0, _META, False)
+        scanner, add_prefix_space = 0, False
+    elif isinstance(tok.pre_tokenizer, Metaspace):
+        meta = tok.pre_tokenizer
+        spm = (
+            {"never": 0, "always": 2, "first": 3}[meta.prepend_scheme],
+            meta.replacement,
+            meta.split_,
+        )
         scanner, add_prefix_space = 0, False
     else:
         pre = _pre_tokenizer(tok.pre_tokenizer)
@@ -299,7 +311,7 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         if -1 in symbols:
             return "the vocabulary lacks some byte-level characters"
     raw_matcher, norm_matcher = tok.added.matchers(None)
-    if spm is not None and norm_matcher.ids:
+    if tok.normalizer is not None and norm_matcher.ids:
         return "added tokens matched on normalized text run in Python"
     entries: list[list[tuple[str, int, bool, bool, bool]]] = []
     for matcher in (raw_matcher, norm_matcher):
@@ -321,6 +333,6 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         "".join(sorted(RUST_WHITESPACE)),
         isinstance(post, tuple) and post[0] != 0,
         spm is not None,
-        bool(spm),
+        *(spm or (0, _META, False)),
     )
     return Plan(native, core, post, tok.added)

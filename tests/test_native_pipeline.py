@@ -178,7 +178,35 @@ def llama2(tmp_path_factory):
     return tokenizer_from_sentencepiece(paths["bpe"])
 
 
-TOKENIZERS = ["gpt2", "cl100k", "roberta", "llama3", "bert_style", "llama2"]
+def _metaspace_tok(llama2, scheme: str, split: bool) -> Tokenizer:
+    """The same model behind a Metaspace pre-tokenizer (newer Llama/Mistral conversions)."""
+    from codetok.pre_tokenizers import Metaspace
+
+    tok = Tokenizer(
+        llama2.model,
+        pre_tokenizer=Metaspace("\u2581", scheme, split=split),
+        post_processor=llama2.post_processor,
+    )
+    for tid, t in llama2.added.tokens.items():
+        tok.added.set_with_id(t, tid)
+    tok.add_tokens(["user_name"])  # a normalized added token: fine without a normalizer
+    return tok
+
+
+@pytest.fixture(scope="module")
+def metaspace(llama2):
+    return _metaspace_tok(llama2, "first", False)
+
+
+@pytest.mark.parametrize("scheme", ["first", "always", "never"])
+@pytest.mark.parametrize("split", [True, False])
+def test_metaspace_schemes(llama2, scheme, split):
+    tok = _metaspace_tok(llama2, scheme, split)
+    for text in TEXTS[:30] + ["<s>x y", "  a", "a  ", "\u2581a \u2581 b", "user_name x"]:
+        assert_same_encode(tok, text)
+
+
+TOKENIZERS = ["gpt2", "cl100k", "roberta", "llama3", "bert_style", "llama2", "metaspace"]
 
 
 @pytest.fixture(params=TOKENIZERS)

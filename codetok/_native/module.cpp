@@ -900,18 +900,25 @@ void parallel_for(size_t n, long long threads, Fn fn) {
 class PipelineCore {
   public:
     // Byte-level when ``spm`` is false (``scanner``, ``add_prefix_space``, 256
-    // ``byte_symbols``); SentencePiece-style otherwise (``spm_prepend``; the scanner and byte
-    // symbols are not used).
+    // ``byte_symbols``); SentencePiece-style otherwise (``prepend``: a codetok::Prepend,
+    // ``meta``: the visible space, ``spm_words``: Metaspace's cuts are words; the scanner
+    // and byte symbols are not used).
     PipelineCore(const BpeCore& bpe, int scanner, bool add_prefix_space,
                  const py::list& byte_symbols, const py::list& raw, const py::list& norm,
-                 const py::str& whitespace, bool trims, bool spm, bool spm_prepend) {
+                 const py::str& whitespace, bool trims, bool spm, int prepend,
+                 const py::str& meta, bool spm_words) {
         codetok::PipelineSpec spec;
         spec.scanner = static_cast<codetok::Scanner>(scanner);
         spec.add_prefix_space = add_prefix_space;
         spec.spm = spm;
-        spec.spm_prepend = spm_prepend;
         if (spm) {
-            // Cutting before "▁" is exact when no token holds a char then "▁".
+            std::vector<Cp> m = cps_of(meta);
+            if (m.size() != 1) throw py::value_error("meta must be one character");
+            if (prepend < 0 || prepend > 3) throw py::value_error("prepend must be 0..3");
+            spec.meta = m[0];
+            spec.prepend = static_cast<codetok::Prepend>(prepend);
+            spec.spm_words = spm_words;
+            // Cutting before the meta char is exact when no token holds a char then it.
             const TokenTable& tt = bpe.table();
             bool crossing = false;
             for (size_t i = 0; i < tt.size() && !crossing; ++i) {
@@ -919,7 +926,7 @@ class PipelineCore {
                 if (!tt.has(id)) continue;
                 const Cp* c = tt.at(id);
                 for (size_t j = 1; j < tt.len(id); ++j)
-                    if (c[j] == 0x2581 && c[j - 1] != 0x2581) crossing = true;
+                    if (c[j] == spec.meta && c[j - 1] != spec.meta) crossing = true;
             }
             spec.spm_split = !crossing;
         } else {
@@ -1245,11 +1252,11 @@ PYBIND11_MODULE(_core, m) {
              py::arg("word_start"), py::arg("word_step"));
     py::class_<PipelineCore>(m, "Pipeline")
         .def(py::init<const BpeCore&, int, bool, const py::list&, const py::list&,
-                      const py::list&, const py::str&, bool, bool, bool>(),
+                      const py::list&, const py::str&, bool, bool, int, const py::str&, bool>(),
              py::arg("bpe"), py::arg("scanner"), py::arg("add_prefix_space"),
              py::arg("byte_symbols"), py::arg("raw_added"), py::arg("norm_added"),
              py::arg("whitespace"), py::arg("trims"), py::arg("spm") = false,
-             py::arg("spm_prepend") = false)
+             py::arg("prepend") = 0, py::arg("meta") = "\u2581", py::arg("spm_words") = false)
         .def("encode", &PipelineCore::encode, py::arg("text"), py::arg("skip"),
              py::arg("trim"))
         .def("encode_ids", &PipelineCore::encode_ids, py::arg("text"), py::arg("skip"))

@@ -273,12 +273,22 @@ void Pipeline::encode_pieces(const CharT* s, size_t n, size_t a, size_t pre,
 }
 
 // Reference: the ``Prepend`` and ``Replace`` normalizers of a SentencePiece-style tokenizer
-// on one segment, which is then one pre-tokenized piece (one word id) for BPE over chars.
+// on one segment, which is then one pre-tokenized piece (one word id) for BPE over chars;
+// or ``Metaspace.split`` (replace, prepend by scheme, cut before each meta char when
+// ``split``: one word per cut).
 template <class CharT>
 void Pipeline::spm_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
                            int32_t& word, Encoded& out) const {
-    constexpr Cp kMeta = 0x2581;  // "▁"
-    const size_t pre = spec_.spm_prepend ? 1 : 0;
+    const Cp kMeta = spec_.meta;
+    const Cp first = t[a] == ' ' ? kMeta : static_cast<Cp>(t[a]);
+    bool prepend = false;
+    switch (spec_.prepend) {
+        case Prepend::Never: break;
+        case Prepend::Always: prepend = true; break;
+        case Prepend::Missing: prepend = first != kMeta; break;
+        case Prepend::FirstMissing: prepend = first != kMeta && a == 0; break;
+    }
+    const size_t pre = prepend ? 1 : 0;
     w.text.clear();
     if (pre) w.text.push_back(kMeta);
     for (size_t k = a; k < b; ++k) w.text.push_back(t[k] == ' ' ? kMeta : static_cast<Cp>(t[k]));
@@ -291,7 +301,10 @@ void Pipeline::spm_segment(const CharT* t, size_t a, size_t b, bool want_offsets
     size_t p0 = 0;
     while (p0 < n) {
         size_t p1 = n;
-        if (spec_.spm_split) {
+        if (spec_.spm_words) {  // Metaspace: every meta char starts a piece
+            p1 = p0 + 1;
+            while (p1 < n && s[p1] != kMeta) ++p1;
+        } else if (spec_.spm_split) {
             p1 = p0 + 1;
             while (p1 < n && !(s[p1] == kMeta && s[p1 - 1] != kMeta)) ++p1;
         }
@@ -332,8 +345,9 @@ void Pipeline::spm_segment(const CharT* t, size_t a, size_t b, bool want_offsets
             }
         }
         p0 = p1;
+        if (spec_.spm_words) ++word;
     }
-    ++word;
+    if (!spec_.spm_words) ++word;
 }
 
 // One piece through the byte-level alphabet and BPE (``BPE.encode_pieces``), cached.

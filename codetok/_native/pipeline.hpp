@@ -4,10 +4,12 @@
 // - byte-level (GPT-2, RoBERTa, cl100k, o200k, Llama-3): a scanner cuts the text, each piece
 //   goes to bytes, the byte-level alphabet and BPE;
 // - SentencePiece-style (Llama-2 conversions): ``Prepend("▁")`` and ``Replace(" ", "▁")``
-//   normalize each text segment, there is no pre-tokenizer, and BPE (with byte fallback)
-//   runs over characters. The segment is cut before each "▁" that follows another char
-//   only when no token of the vocabulary holds such a pair, so no merge could cross the
-//   cut and the result equals BPE over the whole segment.
+//   normalize each text segment with no pre-tokenizer, or a ``Metaspace`` pre-tokenizer
+//   does the same (its prepend schemes, with or without cutting before each "▁"); BPE
+//   (with byte fallback) runs over characters. Without Metaspace's cuts, a segment is cut
+//   before each "▁" that follows another char only when no token of the vocabulary holds
+//   such a pair, so no merge could cross the cut and the result equals BPE over the whole
+//   segment.
 //
 // It runs what ``Tokenizer._encode_one`` and ``ByteLevel`` post-processing do in Python
 // (codetok/tokenizer.py, the readable specification and the test oracle) for the components
@@ -125,9 +127,19 @@ class PieceCache {
     size_t short_count_ = 0;
 };
 
+// How a SentencePiece-style segment gets its leading meta char.
+enum class Prepend : int {
+    Never = 0,
+    Always = 1,      // the Prepend normalizer: always, before spaces are replaced
+    Missing = 2,     // Metaspace "always": when the segment does not start with the meta char
+    FirstMissing = 3 // Metaspace "first": the same, only for a segment at the text's start
+};
+
 struct PipelineSpec {
     bool spm = false;                       // SentencePiece-style (else byte-level)
-    bool spm_prepend = false;               // Prepend("▁") before Replace(" ", "▁")
+    Cp meta = 0x2581;                       // "▁", the visible space
+    Prepend prepend = Prepend::Never;
+    bool spm_words = false;                 // Metaspace(split=True): each cut is a word
     bool spm_split = false;                 // cutting before "▁" is safe (see above)
     Scanner scanner = Scanner::Gpt2;
     bool add_prefix_space = false;          // ByteLevel pre-tokenizer's, per text segment
