@@ -1033,7 +1033,14 @@ class PipelineCore {
         std::vector<int32_t> sk = sorted_ids(skip);
         std::vector<codetok::Encoded> outs(n);
         py::gil_scoped_release nogil;
-        parallel_for(n, threads, [&](size_t k) {
+        // Longest texts first, so no thread is left with a long one at the end.
+        std::vector<size_t> order(n);
+        for (size_t k = 0; k < n; ++k) order[k] = k;
+        if (threads > 1)
+            std::stable_sort(order.begin(), order.end(),
+                             [&](size_t x, size_t y) { return views[x].n > views[y].n; });
+        parallel_for(n, threads, [&](size_t i) {
+            const size_t k = order[i];
             with_units(views[k], [&](const auto* t, size_t len) {
                 kernel_->encode(t, len, sk, trim, want_offsets, outs[k]);
             });
