@@ -432,6 +432,17 @@ class Tokenizer:
         # The native plan may apply the post-processor's ByteLevel offset trimming itself;
         # with a pair or truncation, the Python post-processor trims the final parts.
         trim = pair is None and self._truncation is None
+        if trim and not is_pretokenized:
+            # One text, no truncation: the plan (computed once) encodes and post-processes.
+            plan = self._plan()
+            enc = None if plan is None else plan.encode(_check_str(sequence), 0, skip, True)
+            if enc is not None:
+                final = plan.finish(enc, add_special_tokens)  # type: ignore[union-attr]
+                if final is None:
+                    return self.post_process(enc, None, add_special_tokens)
+                if self._padding is not None:
+                    pad_encodings([final], self._padding)
+                return final
         enc = self._encode_sequence(sequence, 0, is_pretokenized, skip, trim)
         penc = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized, skip)
         return self.post_process(enc, penc, add_special_tokens)
