@@ -211,7 +211,7 @@ class _Pinned:
                 for m in regex.finditer(rf"\p{{{name}}}+", everything):
                     got.update(range(*m.span()))
                 cps |= got ^ _members(self.ranges(name))
-            delta = _ranges_of(cps)
+            delta = ranges_of(cps)
         self.delta = delta
         self.delta_text = "".join(chr(c) for a, b in delta for c in range(a, b + 1))
         self.delta_class = "[" + _class_body(delta) + "]"
@@ -234,7 +234,8 @@ class _Pinned:
         return _class_body(ranges) or "\\x00"  # U+0000 is never in delta, nor pinned
 
 
-def _ranges_of(cps) -> list[tuple[int, int]]:
+def ranges_of(cps) -> list[tuple[int, int]]:
+    """Code points -> sorted inclusive ranges ``(first, last)``."""
     out: list[list[int]] = []
     for c in sorted(cps):
         if out and out[-1][1] == c - 1:

@@ -69,6 +69,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))
 
+from codetok._regex import ranges_of  # noqa: E402  (the same ranges the reference uses)
+
 N_CP = 0x110000
 SURROGATES = range(0xD800, 0xE000)
 
@@ -240,17 +242,6 @@ def best_tables(flags: bytearray) -> tuple[int, list[int], list[bytes]]:
 def write(path: Path, text: str) -> None:
     path.write_text(text, encoding="ascii", newline="\n")
     print(f"wrote {path} ({len(text)} bytes)")
-
-
-def ranges_of(cps) -> list[tuple[int, int]]:
-    """Sorted code points -> inclusive ranges."""
-    out: list[list[int]] = []
-    for c in sorted(cps):
-        if out and out[-1][1] == c - 1:
-            out[-1][1] = c
-        else:
-            out.append([c, c])
-    return [(a, b) for a, b in out]
 
 
 def compact(cps) -> str:
