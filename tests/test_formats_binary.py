@@ -11,12 +11,10 @@ from __future__ import annotations
 import struct
 
 import pytest
-from conftest import _package_file
 
 from codetok import Tokenizer
 from codetok.errors import FormatError, NotFoundError
 from codetok.formats.binary import MAGIC, checksum, is_binary
-from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
 
 TEXTS = [
     "def f(x):\n    return x + 1  # comment\n",
@@ -28,11 +26,6 @@ TEXTS = [
 
 def state(e):
     return (e.ids, e.tokens, e.offsets, e.word_ids, e.type_ids, e.special_tokens_mask)
-
-
-@pytest.fixture(scope="module")
-def cl100k():
-    return tokenizer_from_tiktoken(_package_file("tiktoken_ext", "data", "cl100k_base.tiktoken"))
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,6 @@ from codetok._plan import use_plans
 from codetok.added_tokens import AddedToken
 from codetok.errors import VocabularyError
 from codetok.formats.pretrained import load_pretrained_dir
-from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
 from codetok.models import _backend
 from codetok.pre_tokenizers import ByteLevel, Sequence, Split
 from codetok.processors import BertProcessing, RobertaProcessing, TemplateProcessing
@@ -102,11 +101,6 @@ def gpt2(gpt2_files, tmp_path_factory):
         json.dumps({"tokenizer_class": "GPT2Tokenizer"}), encoding="utf-8"
     )
     return load_pretrained_dir(folder)
-
-
-@pytest.fixture(scope="module")
-def cl100k():
-    return tokenizer_from_tiktoken(_package_file("tiktoken_ext", "data", "cl100k_base.tiktoken"))
 
 
 @pytest.fixture(scope="module")
