@@ -109,26 +109,39 @@ void BpeKernel::symbols(const Cp* s, size_t n, std::vector<int32_t>& ids,
     }
 }
 
-// Reference: ``_merge_scan``.
+// Reference: ``_merge_scan``. The rank of each adjacent pair is looked up once and kept;
+// a merge only looks up the two pairs it changes.
 void BpeKernel::merge_scan(std::vector<int32_t>& c, std::vector<int64_t>& ln) const {
-    while (c.size() > 1) {
-        int32_t best_rank = -1;
-        size_t best_pos = 0;
-        int32_t best_new = 0;
-        for (size_t i = 0; i + 1 < c.size(); ++i) {
-            const PairMap::Merge* m = merges_.find(c[i], c[i + 1]);
-            if (m != nullptr && (best_rank < 0 || m->rank < best_rank)) {
-                best_rank = m->rank;
-                best_new = m->new_id;
-                best_pos = i;
-            }
+    constexpr int32_t kNone = INT32_MAX;
+    std::array<int32_t, kScanLimit> rank, made;
+    auto look = [&](size_t i) {
+        const PairMap::Merge* m = merges_.find(c[i], c[i + 1]);
+        rank[i] = m != nullptr ? m->rank : kNone;
+        made[i] = m != nullptr ? m->new_id : 0;
+    };
+    size_t n = c.size();
+    for (size_t i = 0; i + 1 < n; ++i) look(i);
+    while (n > 1) {
+        size_t best = 0;
+        for (size_t i = 1; i + 1 < n; ++i)
+            if (rank[i] < rank[best]) best = i;
+        if (rank[best] == kNone) break;
+        c[best] = made[best];
+        ln[best] += ln[best + 1];
+        for (size_t i = best + 1; i + 1 < n; ++i) {
+            c[i] = c[i + 1];
+            ln[i] = ln[i + 1];
         }
-        if (best_rank < 0) break;
-        c[best_pos] = best_new;
-        ln[best_pos] += ln[best_pos + 1];
-        c.erase(c.begin() + static_cast<std::ptrdiff_t>(best_pos) + 1);
-        ln.erase(ln.begin() + static_cast<std::ptrdiff_t>(best_pos) + 1);
+        for (size_t i = best + 1; i + 2 < n; ++i) {
+            rank[i] = rank[i + 1];
+            made[i] = made[i + 1];
+        }
+        --n;
+        if (best + 1 < n) look(best);
+        if (best > 0) look(best - 1);
     }
+    c.resize(n);
+    ln.resize(n);
 }
 
 // Reference: ``_merge_heap`` (without dropout). A heap entry is one word, rank in the high
