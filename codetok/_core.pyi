@@ -141,6 +141,29 @@ class Pipeline:
 #: Python's ``str.isspace`` characters, as the native ByteLevel offset trimming sees them.
 PY_SPACE: str
 
+def WordPiecePipeline(
+    wordpiece: WordPieceCore,
+    bert: tuple[bool, bool, bool, bool] | None,
+    unk_id: int,
+    raw_added: list[tuple[str, int, bool, bool, bool]],
+    whitespace: str,
+) -> Pipeline:
+    """The native plan of a BERT-style WordPiece tokenizer, driven like :class:`Pipeline`.
+
+    Added tokens are matched on the original text; ``bert`` is ``None`` (no normalizer) or
+    BertNormalizer's ``(clean_text, handle_chinese_chars, strip_accents, lowercase)`` (strip
+    resolved); BertPreTokenizer cuts; WordPiece with a per-word cache; an unknown word is
+    ``unk_id`` over the whole word (``-1``: no unknown token, the text gets ``None``).
+    """
+
+def bert_flags() -> bytes:
+    """bert_tables.hpp's flags of every code point 0..U+10FFFF, one byte each."""
+
+def bert_normalize(
+    text: str, clean_text: bool, handle_chinese_chars: bool, strip_accents: bool, lowercase: bool
+) -> tuple[str, list[int]]:
+    """BertNormalizer of ``text``: the normalized text and each char's original index."""
+
 def scan(scanner: int, text: str) -> list[int]:
     """End positions of the pieces a pre-tokenizer scanner cuts ``text`` into (see
     ``codetok/_scanners.py`` for the scanner numbers)."""

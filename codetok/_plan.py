@@ -19,7 +19,11 @@ the byte-level alphabet without dropout or affixes; added tokens without ``singl
 any post-processor: ``ByteLevel`` offset trimming and the special tokens of
 ``TemplateProcessing``, ``BertProcessing`` and ``RobertaProcessing`` around one sequence
 stay on the arrays; pairs and truncation run the Python post-processor on the lists.
-Everything else runs in Python with identical output.
+WordPiece (BERT-style): ``BertNormalizer`` (any options) or no normalizer,
+``BertPreTokenizer``, ``WordPiece``; added tokens matched on the original text.
+One sequence with truncation (windows, stride, either direction) and padding stays on
+the arrays when no offsets are trimmed (:meth:`Plan.truncate_finish`,
+``Encoding.pad``). Everything else runs in Python with identical output.
 """
 
 from __future__ import annotations
@@ -31,9 +35,9 @@ from ._bytes import BYTE_TO_CHAR
 from ._scanners import scanner_for
 from ._serde import CHANGES
 from .encoding import Encoding, NativeArrays
-from .models import BPE, _backend
+from .models import BPE, WordPiece, _backend
 from .normalizers import RUST_WHITESPACE
-from .pre_tokenizers import GPT2_PATTERN, ByteLevel, Metaspace, Sequence, Split
+from .pre_tokenizers import GPT2_PATTERN, BertPreTokenizer, ByteLevel, Metaspace, Sequence, Split
 from .processors import BertProcessing, RobertaProcessing, TemplateProcessing
 from .processors import ByteLevel as ByteLevelProcessor
 from .processors import Sequence as PostSequence
@@ -68,7 +72,8 @@ class Plan:
 
     Args:
         core: the ``codetok._core.Pipeline``.
-        model_core: the model's ``codetok._core.BpeCore`` (token strings by id).
+        model_core: what gives the token strings of an id array (``tokens(ids)``): the
+            model's ``codetok._core.BpeCore``, or a :class:`_VocabTokens`.
         post: what :func:`single_layouts` says of the post-processor.
         added: the tokenizer's added vocabulary (to name skipped specials by id).
     """
@@ -129,8 +134,7 @@ class Plan:
             native is None
             or layouts == "python"
             or (self.trim and not native.trimmed)
-            or native.before
-            or native.after
+            or not native.bare
         ):
             return None
         if layouts is None:
@@ -139,6 +143,68 @@ class Plan:
         out = Encoding._from_native(native.with_specials(before, after, type_id))
         out.sequence_ranges = {0: (len(before), len(before) + len(native.ids))}
         return out
+
+    def truncate_finish(
+        self, enc: Encoding, truncation: dict[str, Any], add_special_tokens: bool
+    ) -> Encoding | None:
+        """One sequence truncated (windows in ``overflowing``) and post-processed, over
+        arrays; ``None`` where the Python path decides (offset trimming, a post-processor
+        without native layouts, or settings it rejects with an error)."""
+        native = enc._native
+        layouts = self.layouts
+        if native is None or layouts == "python" or self.trim or not native.bare:
+            return None
+        before, after, type_id = ((), (), 0) if layouts is None else layouts[add_special_tokens]
+        room = truncation["max_length"] - len(before) - len(after)
+        stride, direction = truncation["stride"], truncation["direction"]
+        n = len(native.ids)
+        if n <= room:
+            ranges = [(0, n)]
+        elif (
+            room <= 0
+            or stride >= room
+            or direction not in ("right", "left")
+            or truncation["strategy"] not in ("longest_first", "only_first")
+        ):
+            return None
+        else:  # Encoding.truncate's windows
+            step = room - stride
+            ranges = []
+            if direction == "right":
+                for start in range(0, n, step):
+                    stop = min(start + room, n)
+                    ranges.append((start, stop))
+                    if stop == n:
+                        break
+            else:
+                for last in range(n - 1, -1, -step):
+                    start = max(0, last + 1 - room)
+                    ranges.append((start, last + 1))
+                    if start == 0:
+                        break
+        parts = []
+        for start, stop in ranges:
+            part = native if (start, stop) == (0, n) else native.sliced(start, stop)
+            if layouts is not None:
+                part = part.with_specials(before, after, type_id)
+            out = Encoding._from_native(part)
+            if layouts is not None:
+                out.sequence_ranges = {0: (len(before), len(before) + stop - start)}
+            parts.append(out)
+        parts[0].overflowing = parts[1:]
+        return parts[0]
+
+
+class _VocabTokens:
+    """Token strings by id from a model's ``id -> token`` dict (WordPiece)."""
+
+    def __init__(self, vocab_r: dict[int, str]) -> None:
+        self._vocab_r = vocab_r
+
+    def tokens(self, ids: Any) -> list[str]:
+        """Token strings (``""`` for an id outside the model: added tokens, filled in later)."""
+        get = self._vocab_r.get
+        return [get(i, "") for i in ids.tolist()]
 
 
 Specials = tuple[tuple[int, str, int], ...]
@@ -209,6 +275,9 @@ def plan_key(tok: Tokenizer) -> tuple[Any, ...]:
         id(model),
         getattr(model, "_core", None),
         getattr(model, "_dropout", None),
+        getattr(model, "unk_token", None),
+        getattr(model, "continuing_subword_prefix", None),
+        getattr(model, "max_input_chars_per_word", None),
         id(tok.normalizer),
         id(pre),
         tuple(map(id, pre.pretokenizers)) if isinstance(pre, Sequence) else None,
@@ -266,6 +335,62 @@ def _spm_normalizer(normalizer: Any) -> bool | str:
     return f"the normalizer {normalizer!r} has no native twin yet"
 
 
+AddedRows = list[tuple[str, int, bool, bool, bool]]
+
+
+def _added_entries(tok: Tokenizer) -> tuple[AddedRows, AddedRows] | str:
+    """The raw and normalized added-token rows of the native matchers, or why not native."""
+    raw_matcher, norm_matcher = tok.added.matchers(None)
+    if tok.normalizer is not None and norm_matcher.ids:
+        return "added tokens matched on normalized text run in Python"
+    entries: list[AddedRows] = []
+    for matcher in (raw_matcher, norm_matcher):
+        rows = []
+        for content, tid in matcher.ids.items():
+            t = tok.added.tokens[tid]
+            if t.single_word:
+                return f"the added token {t.content!r} is single_word"
+            rows.append((content, tid, t.lstrip, t.rstrip, t.special))
+        entries.append(rows)
+    return entries[0], entries[1]
+
+
+def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
+    """The plan of a BERT-style tokenizer: ``BertNormalizer`` or none, ``BertPreTokenizer``."""
+    normalizer = tok.normalizer
+    bert: tuple[bool, bool, bool, bool] | None = None
+    if isinstance(normalizer, norm.BertNormalizer):
+        strip = (
+            normalizer.lowercase if normalizer.strip_accents is None else normalizer.strip_accents
+        )
+        bert = (
+            bool(normalizer.clean_text),
+            bool(normalizer.handle_chinese_chars),
+            bool(strip),
+            bool(normalizer.lowercase),
+        )
+    elif normalizer is not None:
+        return f"the normalizer {normalizer!r} has no native twin yet"
+    if type(tok.pre_tokenizer) is not BertPreTokenizer:
+        return f"the pre-tokenizer {tok.pre_tokenizer!r} has no native twin with WordPiece yet"
+    core = model._kernel()
+    if not model._core_native:
+        return "the model's kernel is not native"
+    entries = _added_entries(tok)
+    if isinstance(entries, str):
+        return entries
+    post = single_layouts(tok.post_processor)
+    unk_id = model.vocab.get(model.unk_token)
+    native = _backend._CORE.WordPiecePipeline(  # type: ignore[union-attr]
+        core,
+        bert,
+        -1 if unk_id is None else unk_id,
+        entries[0],
+        "".join(sorted(RUST_WHITESPACE)),
+    )
+    return Plan(native, _VocabTokens(model.vocab_r), post, tok.added)
+
+
 def compile_plan(tok: Tokenizer) -> Plan | str:
     """The native plan of ``tok``, or the reason it runs the Python pipeline."""
     if not _enabled:
@@ -273,6 +398,8 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
     if not _backend.native():
         return "the pure-Python backend is selected (codetok.models._backend.use_native)"
     model = tok.model
+    if isinstance(model, WordPiece) and type(model).encode_pieces is WordPiece.encode_pieces:
+        return _compile_wordpiece(tok, model)
     if not isinstance(model, BPE) or type(model).encode_pieces is not BPE.encode_pieces:
         return f"the model {type(model).__name__} has no native pipeline yet"
     if model.dropout:
@@ -310,18 +437,9 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         symbols = core.symbol_ids("".join(BYTE_TO_CHAR))
         if -1 in symbols:
             return "the vocabulary lacks some byte-level characters"
-    raw_matcher, norm_matcher = tok.added.matchers(None)
-    if tok.normalizer is not None and norm_matcher.ids:
-        return "added tokens matched on normalized text run in Python"
-    entries: list[list[tuple[str, int, bool, bool, bool]]] = []
-    for matcher in (raw_matcher, norm_matcher):
-        rows = []
-        for content, tid in matcher.ids.items():
-            t = tok.added.tokens[tid]
-            if t.single_word:
-                return f"the added token {t.content!r} is single_word"
-            rows.append((content, tid, t.lstrip, t.rstrip, t.special))
-        entries.append(rows)
+    entries = _added_entries(tok)
+    if isinstance(entries, str):
+        return entries
     post = single_layouts(tok.post_processor)
     native = _backend._CORE.Pipeline(  # type: ignore[union-attr]
         core,

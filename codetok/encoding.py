@@ -39,11 +39,22 @@ class NativeArrays:
     ``ids`` (int32), ``offsets`` (int64, ``(n, 2)``) and ``words`` (int32) are numpy
     arrays over the sequence; ``tokens()`` builds its token strings; ``type_id`` is its
     segment id. ``before`` / ``after`` are the special tokens a post-processor places
-    around it, as ``(id, token, type_id)``. The lists of :class:`Encoding` are built from
-    these on first access.
+    around it, as ``(id, token, type_id)``; ``pad`` is ``(count, left, pad_id,
+    pad_type_id, pad_token)`` when padding follows. The lists of :class:`Encoding` are
+    built from these on first access.
     """
 
-    __slots__ = ("ids", "offsets", "words", "type_id", "tokens", "trimmed", "before", "after")
+    __slots__ = (
+        "ids",
+        "offsets",
+        "words",
+        "type_id",
+        "tokens",
+        "trimmed",
+        "before",
+        "after",
+        "pad",
+    )
 
     def __init__(
         self,
@@ -55,6 +66,7 @@ class NativeArrays:
         trimmed: bool,
         before: tuple[tuple[int, str, int], ...] = (),
         after: tuple[tuple[int, str, int], ...] = (),
+        pad: tuple[int, bool, int, int, str] | None = None,
     ) -> None:
         self.ids = ids
         self.offsets = offsets
@@ -65,17 +77,30 @@ class NativeArrays:
         self.trimmed = trimmed
         self.before = before
         self.after = after
+        self.pad = pad
 
     def __len__(self) -> int:
-        return len(self.before) + len(self.ids) + len(self.after)
+        return len(self.before) + len(self.ids) + len(self.after) + (self.pad[0] if self.pad else 0)
 
-    def around(self, inner: list[Any], pick: int | None, fill: Any = None) -> list[Any]:
-        """``inner`` with the special tokens' field ``pick`` (or ``fill``) around it."""
-        if not self.before and not self.after:
-            return inner
-        if pick is None:
-            return [fill] * len(self.before) + inner + [fill] * len(self.after)
-        return [b[pick] for b in self.before] + inner + [a[pick] for a in self.after]
+    @property
+    def bare(self) -> bool:
+        """Nothing around the sequence: its arrays are the whole encoding."""
+        return not (self.before or self.after or self.pad)
+
+    def around(
+        self, inner: list[Any], pick: int | None, fill: Any = None, pad: Any = None
+    ) -> list[Any]:
+        """``inner`` with the special tokens' field ``pick`` (or ``fill``) around it, then
+        the padding's ``pad`` values."""
+        if self.before or self.after:
+            if pick is None:
+                inner = [fill] * len(self.before) + inner + [fill] * len(self.after)
+            else:
+                inner = [b[pick] for b in self.before] + inner + [a[pick] for a in self.after]
+        if self.pad:
+            k, left = self.pad[0], self.pad[1]
+            return [pad] * k + inner if left else inner + [pad] * k
+        return inner
 
     def with_specials(
         self,
@@ -86,6 +111,32 @@ class NativeArrays:
         """The same sequence with special tokens placed around it."""
         return NativeArrays(
             self.ids, self.offsets, self.words, type_id, self.tokens, self.trimmed, before, after
+        )
+
+    def padded(self, pad: tuple[int, bool, int, int, str]) -> NativeArrays:
+        """The same encoding with padding after it (or before it: ``pad[1]``)."""
+        return NativeArrays(
+            self.ids,
+            self.offsets,
+            self.words,
+            self.type_id,
+            self.tokens,
+            self.trimmed,
+            self.before,
+            self.after,
+            pad,
+        )
+
+    def sliced(self, start: int, stop: int) -> NativeArrays:
+        """Tokens ``start:stop`` of the bare sequence (truncation's windows)."""
+        tokens = self.tokens
+        return NativeArrays(
+            self.ids[start:stop],
+            self.offsets[start:stop],
+            self.words[start:stop],
+            self.type_id,
+            lambda: tokens()[start:stop],
+            self.trimmed,
         )
 
 
@@ -180,17 +231,20 @@ class Encoding:
                 getattr(self, name)
             self._native = None
 
-    ids = _lazy_list("ids", lambda a: a.around(a.ids.tolist(), 0))
-    type_ids = _lazy_list("type_ids", lambda a: a.around([a.type_id] * len(a.ids), 2))
-    tokens = _lazy_list("tokens", lambda a: a.around(a.tokens(), 1))
+    ids = _lazy_list("ids", lambda a: a.around(a.ids.tolist(), 0, pad=a.pad and a.pad[2]))
+    type_ids = _lazy_list(
+        "type_ids", lambda a: a.around([a.type_id] * len(a.ids), 2, pad=a.pad and a.pad[3])
+    )
+    tokens = _lazy_list("tokens", lambda a: a.around(a.tokens(), 1, pad=a.pad and a.pad[4]))
     offsets = _lazy_list(
-        "offsets", lambda a: a.around(list(map(tuple, a.offsets.tolist())), None, (0, 0))
+        "offsets",
+        lambda a: a.around(list(map(tuple, a.offsets.tolist())), None, (0, 0), (0, 0)),
     )
     word_ids = _lazy_list("word_ids", lambda a: a.around(a.words.tolist(), None))
     special_tokens_mask = _lazy_list(
-        "special_tokens_mask", lambda a: a.around([0] * len(a.ids), None, 1)
+        "special_tokens_mask", lambda a: a.around([0] * len(a.ids), None, 1, 1)
     )
-    attention_mask = _lazy_list("attention_mask", lambda a: [1] * len(a))
+    attention_mask = _lazy_list("attention_mask", lambda a: a.around([1] * len(a.ids), None, 1, 0))
 
     @property
     def ids_array(self) -> Any:
@@ -198,7 +252,7 @@ class Encoding:
         import numpy as np
 
         native = self._native
-        if native is not None and self._ids is None and not (native.before or native.after):
+        if native is not None and self._ids is None and native.bare:
             return native.ids
         return np.asarray(self.ids, dtype=np.int32)
 
@@ -208,7 +262,7 @@ class Encoding:
         import numpy as np
 
         native = self._native
-        if native is not None and self._offsets is None and not (native.before or native.after):
+        if native is not None and self._offsets is None and native.bare:
             return native.offsets
         return np.asarray(self.offsets, dtype=np.int64).reshape(-1, 2)
 
@@ -401,10 +455,25 @@ class Encoding:
         """Pad (this and every overflowing part) to ``length`` tokens."""
         for o in self.overflowing:
             o.pad(length, pad_id, pad_type_id, pad_token, direction)
-        n = len(self.ids)
+        n = len(self)
         if n >= length:
             return
         k = length - n
+        native = self._native
+        if (
+            native is not None
+            and native.pad is None
+            and direction in ("left", "right")
+            and all(getattr(self, "_" + name) is None for name in _LISTS)
+        ):
+            # Over arrays: the padding is recorded, the lists are built when read.
+            left = direction == "left"
+            self._native = native.padded((k, left, pad_id, pad_type_id, pad_token))
+            if left:
+                self.sequence_ranges = {
+                    q: (s + k, e + k) for q, (s, e) in self.sequence_ranges.items()
+                }
+            return
         if direction == "left":
             self.ids = [pad_id] * k + self.ids
             self.type_ids = [pad_type_id] * k + self.type_ids

@@ -7,10 +7,16 @@ StripAccents, Replace, Prepend, BertNormalizer, ByteLevel and Sequence. Sentence
 compiled charsmap (``Precompiled``) lives with the SentencePiece format code
 (:mod:`codetok.formats.precompiled`); :func:`normalizer_from_dict` finds it through
 :mod:`codetok._registry`, which imports that module on first need.
+
+``BertNormalizer``, ``Lowercase`` and ``NFD`` read their character data from
+:mod:`codetok._bert_unicode`, pinned to what HF ``tokenizers`` does (its Unicode tables are
+neither Python's ``unicodedata`` nor the ``regex`` module's); NFC, NFKC and NFKD use
+``unicodedata``.
 """
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import Any
 
@@ -145,6 +151,13 @@ def _unicode_form(ns: NormalizedString, form: str) -> None:
         # Should not happen; keep the text right and align conservatively.
         ns.transform([(unicodedata.normalize(form, text), 0, len(text))])
         return
+    _apply_changes(ns, pairs)
+
+
+def _apply_changes(ns: NormalizedString, pairs: list[list]) -> None:
+    """Rewrite ``ns`` as the ``[char, change]`` pairs of its text (HF's alignment: a char
+    with change 0 takes the next source char, +1 is inserted after the previous one, -n
+    also consumes the n source chars after it)."""
     chunks: list[tuple[str, int, int]] = []
     pos = 0
     for c, chg in pairs:
@@ -166,12 +179,12 @@ class NFC(Normalizer):
 
 
 class NFD(Normalizer):
-    """Unicode canonical decomposition."""
+    """Unicode canonical decomposition, with HF's tables (see :func:`_pinned_nfd`)."""
 
     type_name = "NFD"
 
     def normalize(self, ns: NormalizedString) -> None:
-        _unicode_form(ns, "NFD")
+        _pinned_nfd(ns)
 
 
 class NFKC(Normalizer):
@@ -192,38 +205,83 @@ class NFKD(Normalizer):
         _unicode_form(ns, "NFKD")
 
 
-_LOWER_CACHE: dict[str, str] = {}
+class _Pinned:
+    """HF's character data (:mod:`codetok._bert_unicode`), compiled on first use."""
+
+    def __init__(self) -> None:
+        from . import _bert_unicode as bu
+
+        near, exact = bu.fast_class(bu.DROP, r"\p{Cc}\p{Cf}\p{Co}\uFFFD")
+        self.drop = regex.compile(f"(?=[{near}]){exact}")
+        drop = set(bu.code_points(bu.DROP))
+        # clean_text: whitespace it does not drop becomes " " one for one.
+        self.to_space = {c: " " for c in bu.code_points(bu.SPACE) if c not in drop and c != 32}
+        self.cjk = regex.compile(bu.char_class(bu.CJK))
+        near, exact = bu.fast_class(bu.MARK, r"\p{M}")
+        self.mark = regex.compile(f"(?=[{near}]){exact}")
+        self.decomposition = {chr(c): bu.decomposition(c) for c in bu.code_points(bu.DECOMPOSES)}
+        self.combining = {chr(c): k for c, k in bu.COMBINING.items()}
+        # Non-starter runs (where canonical ordering may move chars).
+        near, exact = bu.fast_class(bu.COMBINES, r"\p{M}")
+        self.runs = regex.compile(f"(?:(?=[{near}]){exact}){{2,}}")
+        self.lower = bu.LOWER  # code point -> str: a str.translate table
+        near, exact = bu.fast_class(bu.LOWERS, r"\p{Lu}\p{Lt}")
+        self.lowers = regex.compile(f"(?=[{near}]){exact}")
+        # unicodedata.is_normalized("NFD", text) proves HF's NFD leaves text alone when
+        # Python decomposes every char HF does and gives HF's non-starters HF's classes
+        # (then Python's canonical order is HF's too). True for Python >= 3.10; checked.
+        self.nfd_quick_check = all(
+            not unicodedata.is_normalized("NFD", chr(c)) for c in bu.NFD
+        ) and all(unicodedata.combining(chr(c)) == k for c, k in bu.COMBINING.items())
+
+
+@functools.lru_cache(maxsize=1)
+def _pinned() -> _Pinned:
+    return _Pinned()
+
+
+def _pinned_nfd(ns: NormalizedString) -> None:
+    """HF's NFD: its decompositions, then canonical ordering by its combining classes."""
+    text = ns.text
+    if text.isascii():
+        return
+    data = _pinned()
+    if data.nfd_quick_check and unicodedata.is_normalized("NFD", text):
+        return
+    decomposition = data.decomposition.get
+    seq: list[list] = []
+    add = seq.append
+    for c in text:
+        d = decomposition(c)
+        if d is None:
+            add([c, 0])
+        else:
+            add([d[0], 0])
+            for extra in d[1:]:
+                add([extra, 1])
+    combining = data.combining.__getitem__
+    for m in data.runs.finditer("".join([p[0] for p in seq])):
+        s, e = m.span()
+        seq[s:e] = sorted(seq[s:e], key=lambda p: combining(p[0]))
+    _apply_changes(ns, seq)
 
 
 def _lower_chars(ns: NormalizedString) -> None:
-    """Per-character lowercase (no final-sigma context, as HF does)."""
+    """Per-character lowercase as Rust's ``char::to_lowercase`` (HF's; no final-sigma
+    context), from the pinned table."""
     text = ns.text
     if text.isascii():
         ns.text = text.lower()
         return
-    if "\u03a3" not in text:
-        # str.lower() is per character except for the final-sigma rule; equal lengths mean
-        # every character mapped to exactly one.
-        low = text.lower()
-        if len(low) == len(text):
-            ns.text = low
-            return
-    cache = _LOWER_CACHE
-    out = []
-    same_len = True
-    for c in text:
-        low = cache.get(c)
-        if low is None:
-            low = c.lower()
-            if len(cache) < 65536:
-                cache[c] = low
-        if len(low) != 1:
-            same_len = False
-        out.append(low)
-    if same_len:
-        ns.text = "".join(out)
+    data = _pinned()
+    if data.lowers.search(text) is None:
+        return
+    table = data.lower
+    low = text.translate(table)
+    if len(low) == len(text):  # every char mapped to exactly one
+        ns.text = low
     else:
-        ns.transform([(low, i, i + 1) for i, low in enumerate(out)])
+        ns.transform([(table.get(ord(c), c), i, i + 1) for i, c in enumerate(text)])
 
 
 class Lowercase(Normalizer):
@@ -327,31 +385,8 @@ class Prepend(Normalizer):
         ns.prepend(self.prepend)
 
 
-# Character classes come from the regex module's Unicode tables, which track recent
-# Unicode versions as HF's Rust tables do; unicodedata lags on older Pythons.
-_MN_RE = regex.compile(r"\p{Mn}")
+# HF's StripAccents drops every mark; the regex module's \p{M} stands in for its table.
 _MARK_RE = regex.compile(r"\p{M}")
-_WS_TO_SPACE = {ord(c): " " for c in RUST_WHITESPACE if c != " "}
-_BERT_DROP_RE = regex.compile(r"(?![\t\n\r])[\x00\ufffd\p{Cc}\p{Cf}\p{Cn}\p{Co}]")
-
-
-_CJK_RE = regex.compile(
-    "[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\U0002a700-\U0002b73f"
-    "\U0002b740-\U0002b81f\U0002b920-\U0002ceaf\uf900-\ufaff\U0002f800-\U0002fa1f]"
-)
-
-
-def _is_chinese(o: int) -> bool:
-    return (
-        0x4E00 <= o <= 0x9FFF
-        or 0x3400 <= o <= 0x4DBF
-        or 0x20000 <= o <= 0x2A6DF
-        or 0x2A700 <= o <= 0x2B73F
-        or 0x2B740 <= o <= 0x2B81F
-        or 0x2B920 <= o <= 0x2CEAF
-        or 0xF900 <= o <= 0xFAFF
-        or 0x2F800 <= o <= 0x2FA1F
-    )
 
 
 class BertNormalizer(Normalizer):
@@ -384,24 +419,29 @@ class BertNormalizer(Normalizer):
         if self.clean_text:
             self._clean(ns)
         if self.handle_chinese_chars and not ascii_only:
-            text = ns.text
-            if _CJK_RE.search(text):
-                ns.transform(
-                    [(f" {c} " if _is_chinese(ord(c)) else c, i, i + 1) for i, c in enumerate(text)]
-                )
+            _space_cjk(ns)
         strip = self.lowercase if self.strip_accents is None else self.strip_accents
         if strip and not ns.text.isascii():
-            _unicode_form(ns, "NFD")
-            _drop_matches(ns, _MN_RE)
+            _pinned_nfd(ns)
+            _drop_matches(ns, _pinned().mark)
         if self.lowercase:
             _lower_chars(ns)
 
     @staticmethod
     def _clean(ns: NormalizedString) -> None:
-        # Controls (but tab/newline/CR), NUL and U+FFFD are deleted, then whitespace
-        # becomes a plain space one for one.
-        _drop_matches(ns, _BERT_DROP_RE)
-        ns.map_chars(ns.text.translate(_WS_TO_SPACE))
+        # Controls (but tab/newline/CR), format and private-use chars, NUL and U+FFFD are
+        # deleted, then whitespace becomes a plain space one for one.
+        data = _pinned()
+        _drop_matches(ns, data.drop)
+        ns.map_chars(ns.text.translate(data.to_space))
+
+
+def _space_cjk(ns: NormalizedString) -> None:
+    """Put a space on each side of every CJK ideograph (aligned to the ideograph)."""
+    text = ns.text
+    hits = {m.start() for m in _pinned().cjk.finditer(text)}
+    if hits:
+        ns.transform([(f" {c} " if i in hits else c, i, i + 1) for i, c in enumerate(text)])
 
 
 class ByteLevel(Normalizer):

@@ -13,6 +13,7 @@ consecutive matches become one piece). Empty pieces are always dropped.
 from __future__ import annotations
 
 import codecs
+import functools
 import operator
 from itertools import accumulate, compress
 from typing import Any
@@ -173,16 +174,49 @@ def _char_matches(text: str, pattern: regex.Pattern[str]) -> list[Span]:
 _WS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 _WS_RE = regex.compile(f"[{_WS}]")
 _NON_WS_RUN_RE = regex.compile(f"[^{_WS}]+")
-# BERT punctuation: all ASCII symbols plus Unicode P*.
-_PUNCT = "!-/:-@\\[-`{-~\\p{P}"
-_PUNCT_RE = regex.compile(f"[{_PUNCT}]")
-_BERT_RE = regex.compile(f"[^{_WS}{_PUNCT}]+|[{_PUNCT}]")
 _NUMERIC_RE = regex.compile(r"\p{N}")
 # Tilings for split_many: the pieces plus the whitespace runs between them.
 _WS_TILES_RE = regex.compile(f"[{_WS}]+|[^{_WS}]+")
-_BERT_TILES_RE = regex.compile(f"[{_WS}]+|[^{_WS}{_PUNCT}]+|[{_PUNCT}]")
 # The only characters str.isspace() accepts that are not White_Space.
 _ISSPACE_ONLY_RE = regex.compile("[\x1c-\x1f]")
+
+
+class _BertClasses:
+    r"""BERT's whitespace and punctuation as HF has them (:mod:`codetok._bert_unicode`:
+    its punctuation table is older than Unicode's), compiled on first use.
+
+    Punctuation is tried as ``near`` first (ASCII symbols and ``\p{P}``: one table
+    look-up), then as the exact class; a char outside ``near`` is never punctuation. The
+    ``quick`` patterns take every ``near`` char for punctuation: exact on texts where
+    ``loose`` (a ``near`` char that is not punctuation, such as U+2E43) finds nothing.
+    """
+
+    def __init__(self) -> None:
+        from . import _bert_unicode as bu
+
+        ws = bu.char_class(bu.SPACE)[1:-1]
+        near, exact = bu.fast_class(bu.PUNCT, r"!-/:-@\[-`{-~\p{P}")
+        if regex.search(f"[{near}]", "".join(map(chr, bu.code_points(bu.SPACE)))):
+            near = exact[1:-1]  # pragma: no cover - no regex puts a space in \p{P}
+        punct = f"(?=[{near}]){exact}"
+        self.punct = regex.compile(punct)
+        self.loose = regex.compile(f"[{near}](?<!{exact})")
+        word = f"(?:[^{ws}{near}]+|[{near}](?<!{exact}))+"
+        self.pieces = regex.compile(f"{word}|{punct}")
+        self.quick_pieces = regex.compile(f"[^{ws}{near}]+|[{near}]")
+        # The pieces plus the whitespace runs between them (for split_many).
+        self.tiles = regex.compile(f"[{ws}]+|{word}|{punct}")
+        self.quick_tiles = regex.compile(f"[{ws}]+|[^{ws}{near}]+|[{near}]")
+
+    def quick(self, texts: list[str]) -> bool:
+        """Whether the ``quick`` patterns are exact on all of ``texts``."""
+        search = self.loose.search
+        return all(t.isascii() or search(t) is None for t in texts)
+
+
+@functools.lru_cache(maxsize=1)
+def _bert_classes() -> _BertClasses:
+    return _BertClasses()
 
 
 class PreTokenizer(Component):
@@ -411,15 +445,23 @@ class WhitespaceSplit(PreTokenizer):
 
 
 class BertPreTokenizer(PreTokenizer):
-    """BERT: split on whitespace (dropped) and on each punctuation char (kept alone)."""
+    """BERT: split on whitespace (dropped) and on each punctuation char (kept alone).
+
+    Punctuation is HF's: every ASCII symbol plus its (older than current) Unicode ``P*``.
+    """
 
     type_name = "BertPreTokenizer"
 
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
-        return _cut(ns, [m.span() for m in _BERT_RE.finditer(ns.text)])
+        bc = _bert_classes()
+        pieces = bc.quick_pieces if bc.quick([ns.text]) else bc.pieces
+        return _cut(ns, [m.span() for m in pieces.finditer(ns.text)])
 
     def split_many(self, texts: list[str], anchors: list[Anchor]) -> tuple[list[str], list[Anchor]]:
-        return _split_many_on(_BERT_TILES_RE, _BERT_RE, self, texts, anchors)
+        bc = _bert_classes()
+        if bc.quick(texts):
+            return _split_many_on(bc.quick_tiles, bc.quick_pieces, self, texts, anchors)
+        return _split_many_on(bc.tiles, bc.pieces, self, texts, anchors)
 
 
 def _split_many_on(
@@ -533,7 +575,8 @@ class Punctuation(PreTokenizer):
 
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
         t = ns.text
-        return _cut(ns, split_spans(len(t), _char_matches(t, _PUNCT_RE), self.behavior))
+        punct = _bert_classes().punct
+        return _cut(ns, split_spans(len(t), _char_matches(t, punct), self.behavior))
 
 
 class Digits(PreTokenizer):

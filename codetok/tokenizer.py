@@ -432,6 +432,25 @@ class Tokenizer:
         # The native plan may apply the post-processor's ByteLevel offset trimming itself;
         # with a pair or truncation, the Python post-processor trims the final parts.
         trim = pair is None and self._truncation is None
+        if pair is None and not trim and not is_pretokenized:
+            # One text with truncation: over arrays when the plan allows.
+            plan = self._plan()
+            enc = (
+                None
+                if plan is None or plan.trim
+                else plan.encode(_check_str(sequence), 0, skip, False)
+            )
+            final = (
+                None
+                if enc is None
+                else plan.truncate_finish(enc, self._truncation, add_special_tokens)
+            )  # type: ignore[union-attr,arg-type]
+            if final is not None:
+                if self._padding is not None:
+                    pad_encodings([final], self._padding)
+                return final
+            if enc is not None:
+                return self.post_process(enc, None, add_special_tokens)
         if trim and not is_pretokenized:
             # One text, no truncation: the plan (computed once) encodes and post-processes.
             plan = self._plan()

@@ -160,6 +160,44 @@ def bert_style(gpt2_files):
 
 
 @pytest.fixture(scope="module")
+def bert(bert_dir):
+    """The real BERT-uncased tokenizer.json (BertNormalizer, BertPreTokenizer, WordPiece)."""
+    return Tokenizer.from_file(str(bert_dir / "tokenizer.json"))
+
+
+def _bert_variant(bert, normalizer) -> Tokenizer:
+    tok = Tokenizer.from_str(bert.to_str())
+    tok.normalizer = normalizer
+    return tok
+
+
+@pytest.fixture(scope="module")
+def bert_cased(bert):
+    from codetok.normalizers import BertNormalizer
+
+    return _bert_variant(bert, BertNormalizer(lowercase=False, strip_accents=False))
+
+
+@pytest.fixture(scope="module")
+def bert_strip(bert):
+    """Accents stripped without lowercasing; controls and CJK left alone."""
+    from codetok.normalizers import BertNormalizer
+
+    return _bert_variant(
+        bert,
+        BertNormalizer(
+            clean_text=False, handle_chinese_chars=False, strip_accents=True, lowercase=False
+        ),
+    )
+
+
+@pytest.fixture(scope="module")
+def bert_raw(bert):
+    """No normalizer at all."""
+    return _bert_variant(bert, None)
+
+
+@pytest.fixture(scope="module")
 def llama2(tmp_path_factory):
     """A SentencePiece BPE model (byte fallback, user-defined <mask>) trained in the tests,
     read the way transformers converts Llama-2: Prepend + Replace normalizers, BPE."""
@@ -200,7 +238,19 @@ def test_metaspace_schemes(llama2, scheme, split):
         assert_same_encode(tok, text)
 
 
-TOKENIZERS = ["gpt2", "cl100k", "roberta", "llama3", "bert_style", "llama2", "metaspace"]
+TOKENIZERS = [
+    "gpt2",
+    "cl100k",
+    "roberta",
+    "llama3",
+    "bert_style",
+    "llama2",
+    "metaspace",
+    "bert",
+    "bert_cased",
+    "bert_strip",
+    "bert_raw",
+]
 
 
 @pytest.fixture(params=TOKENIZERS)
@@ -335,6 +385,10 @@ ALPHABET = st.sampled_from(
     list("aZé'sStT \t\r\n\x00")
     + ["\u00a0", "\u3000", "\u2028", "\u0301", "\ud800", "\udfff", "👩", "\u200d", "💻"]
     + ["1", "٣", "/", "-", "<|endoftext|>", "<mask>", "ſ", "\u212a", "日本", "ß", "  ", "▁"]
+    # BERT normalization: expanding lowercase, decompositions (a CJK compatibility
+    # ideograph among them), marks out of canonical order, format/private/unassigned chars.
+    + ["İ", "Ǆ", "Å", "ﬁ", "\u1e9e", "豈", "\u0345", "\u0316", "\u0f39", "\U0001d165"]
+    + ["\x7f", "\u200b", "\ue000", "\u0890", "\U000e0001", "\u0378", "\ufff0", "[MASK]"]
 )
 
 
@@ -421,3 +475,46 @@ def test_sentencepiece_style_with_merges_across_meta():
     )
     for text in ["a b", "ab a  b", "a", " a b c ", "xa b"]:
         assert_same_encode(tok, text)
+
+
+@pytest.mark.parametrize("name", ["bert", "cl100k", "llama3", "bert_raw"])
+def test_truncation_and_padding_stay_on_arrays(request, name):
+    tok = request.getfixturevalue(name)
+    saved_trunc, saved_pad = tok.truncation, tok.padding
+    text = TEXTS[-3][:900] + " 日本語 İstanbul"
+    try:
+        for max_length, stride, direction, strategy in [
+            (16, 0, "right", "longest_first"),
+            (16, 5, "left", "only_first"),
+            (7, 3, "right", "only_first"),
+            (4000, 0, "right", "longest_first"),
+        ]:
+            tok.enable_truncation(max_length, stride=stride, strategy=strategy, direction=direction)
+            for pad in (None, "right", "left"):
+                if pad is None:
+                    tok.no_padding()
+                else:
+                    tok.enable_padding(direction=pad, length=24, pad_id=3, pad_token="[P]")
+                for add in (True, False):
+                    assert_same_encode(tok, text, add_special_tokens=add)
+                    enc = tok.encode(text, add_special_tokens=add)
+                    # ByteLevel offset trimming of windows runs in Python (llama3).
+                    on_arrays = not tok._plan().trim
+                    assert (enc._native is not None) is on_arrays
+                    assert all((o._native is not None) is on_arrays for o in enc.overflowing)
+                    assert len(enc.ids_array) == len(enc.ids)
+        # Settings the Python path rejects are still rejected.
+        tok.enable_truncation(3, stride=3)
+        tok.no_padding()
+        with pytest.raises(Exception) as native_error:
+            tok.encode(text)
+        with pytest.raises(Exception) as python_error:
+            python_path(lambda: tok.encode(text))
+        assert type(native_error.value) is type(python_error.value)
+    finally:
+        tok.no_truncation()
+        tok.no_padding()
+        if saved_trunc:
+            tok.enable_truncation(**saved_trunc)
+        if saved_pad:
+            tok.enable_padding(**saved_pad)

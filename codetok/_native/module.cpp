@@ -22,6 +22,7 @@
 #include "pipeline.hpp"
 #include "unigram.hpp"
 #include "wordpiece.hpp"
+#include "wordpiece_pipeline.hpp"
 
 namespace py = pybind11;
 using codetok::Cp;
@@ -951,6 +952,8 @@ class PipelineCore {
         kernel_ = std::make_unique<codetok::Pipeline>(
             bpe.kernel(), std::move(spec), added_matcher(raw, ws), added_matcher(norm, ws));
     }
+    explicit PipelineCore(std::unique_ptr<codetok::TextPipeline> kernel)
+        : kernel_(std::move(kernel)) {}
 
     // ``(ids, offsets, words, added)`` as numpy arrays, or None (the Python path decides).
     py::object encode(const py::str& text, const py::handle& skip, int trim) const {
@@ -1055,7 +1058,7 @@ class PipelineCore {
                               to_array(out.words, n, 1), to_array(out.added, out.added.size() / 3, 3));
     }
 
-    std::unique_ptr<codetok::Pipeline> kernel_;
+    std::unique_ptr<codetok::TextPipeline> kernel_;
 };
 
 // ------------------------------------------------------------------------- WordPiece
@@ -1064,7 +1067,7 @@ class WordPieceCore {
     WordPieceCore(const py::dict& vocab, const py::handle& token_type, const py::str& prefix,
                   long long max_input_chars_per_word)
         : tokens_(token_type, py::list()),
-          kernel_(std::make_unique<codetok::WordPieceKernel>(cps_of(prefix),
+          kernel_(std::make_shared<codetok::WordPieceKernel>(cps_of(prefix),
                                                              max_input_chars_per_word)) {
         std::vector<Cp> buf;
         for (auto item : vocab) {
@@ -1157,12 +1160,34 @@ class WordPieceCore {
         return result;
     }
 
+    std::shared_ptr<const codetok::WordPieceKernel> kernel() const { return kernel_; }
+
   private:
     TokenMaker tokens_;
-    std::unique_ptr<codetok::WordPieceKernel> kernel_;
+    std::shared_ptr<codetok::WordPieceKernel> kernel_;
     std::vector<py::object> keys_;
     std::vector<py::object> key_ids_;  // the vocabulary's id object of each key
 };
+
+// The WordPiece plan (wordpiece_pipeline.hpp): ``bert`` is None (no normalizer) or
+// ``(clean_text, handle_chinese_chars, strip_accents, lowercase)``; ``unk_id`` -1 when the
+// unknown token is not in the vocabulary.
+PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert, long long unk_id,
+                                const py::list& raw, const py::str& whitespace) {
+    codetok::WordPieceSpec spec;
+    if (!bert.is_none()) {
+        py::tuple b = bert.cast<py::tuple>();
+        if (b.size() != 4) throw py::value_error("bert is (clean_text, chinese, strip, lower)");
+        spec.normalize = true;
+        spec.bert.clean_text = b[0].cast<bool>();
+        spec.bert.handle_chinese_chars = b[1].cast<bool>();
+        spec.bert.strip_accents = b[2].cast<bool>();
+        spec.bert.lowercase = b[3].cast<bool>();
+    }
+    spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
+    return PipelineCore(std::make_unique<codetok::WordPiecePipeline>(
+        wp.kernel(), spec, added_matcher(raw, cps_of(whitespace))));
+}
 
 // --------------------------------------------------------------------------- Unigram
 class UnigramCore {
@@ -1232,6 +1257,7 @@ class UnigramCore {
 }  // namespace
 
 void bind_pretokenize(py::module_& m);  // bind_pretokenize.cpp
+void bind_normalize(py::module_& m);    // bind_normalize.cpp
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "codetok native kernels (private; see codetok/_reference for the readable twins)";
@@ -1274,6 +1300,7 @@ PYBIND11_MODULE(_core, m) {
         .def("encode_flat", &PipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),
              py::arg("threads"));
     bind_pretokenize(m);
+    bind_normalize(m);
     m.def("merge_table", &merge_table, py::arg("vocab"), py::arg("merges"));
     m.def("rank_merges", &rank_merges, py::arg("ranks"));
     m.def("read_ranks", &read_ranks, py::arg("raw"));
@@ -1294,6 +1321,8 @@ PYBIND11_MODULE(_core, m) {
         .def("encode_offsets", &WordPieceCore::encode_offsets, py::arg("pieces"),
              py::arg("anchors"), py::arg("word_start"), py::arg("word_step"), py::arg("unk_id"),
              py::arg("unk_token"));
+    m.def("WordPiecePipeline", &wordpiece_pipeline, py::arg("wordpiece"), py::arg("bert"),
+          py::arg("unk_id"), py::arg("raw_added"), py::arg("whitespace"));
     py::class_<UnigramCore>(m, "UnigramCore")
         .def(py::init<const py::list&, const py::list&, long long, double>(), py::arg("pieces"),
              py::arg("scores"), py::kw_only(), py::arg("unk_id"), py::arg("unk_score"))

@@ -126,7 +126,7 @@ void Pipeline::give_scratch(std::unique_ptr<PipelineScratch> w) const {
 // Reference: ``Tokenizer._splits`` + ``_encode_one`` (without a normalizer), then
 // ``trim_byte_level_offsets`` when the ByteLevel post-processor trims.
 template <class CharT>
-void Pipeline::encode(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
+void Pipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
                           bool want_offsets, Encoded& out) const {
     out.clear();
     std::unique_ptr<Scratch> scratch = take_scratch();
@@ -138,22 +138,10 @@ void Pipeline::encode(const CharT* t, size_t n, const std::vector<int32_t>& skip
         out.words.reserve(n / 4 + 16);
     }
     int32_t word = 0;
-    auto emit_added = [&](const AddedMatcher& m, const AddedSegment& seg) {
-        out.added.push_back(static_cast<int64_t>(out.ids.size()));
-        out.added.push_back(static_cast<int64_t>(seg.start));
-        out.added.push_back(static_cast<int64_t>(seg.end));
-        out.ids.push_back(m.entry(seg.entry).id);
-        if (want_offsets) {
-            out.offsets.push_back(static_cast<int64_t>(seg.start));
-            out.offsets.push_back(static_cast<int64_t>(seg.end));
-            out.words.push_back(word);
-        }
-        ++word;
-    };
     raw_.find(t, 0, n, skip, w.raw);
     for (const AddedSegment& seg : w.raw) {
         if (seg.entry >= 0) {
-            emit_added(raw_, seg);
+            out.push_added(raw_.entry(seg.entry).id, seg.start, seg.end, want_offsets, word);
             continue;
         }
         if (seg.start == seg.end) continue;
@@ -161,7 +149,7 @@ void Pipeline::encode(const CharT* t, size_t n, const std::vector<int32_t>& skip
         norm_.find(t, seg.start, seg.end, skip, w.norm);
         for (const AddedSegment& sub : w.norm) {
             if (sub.entry >= 0) {
-                emit_added(norm_, sub);
+                out.push_added(norm_.entry(sub.entry).id, sub.start, sub.end, want_offsets, word);
             } else if (sub.start < sub.end) {
                 encode_segment(t, sub.start, sub.end, want_offsets, w, word, out);
                 if (!out.ok) break;
@@ -436,11 +424,10 @@ void Pipeline::trim_offsets(const CharT* t, bool add_prefix_space, Encoded& out)
 
 template uint16_t lead_spaces(const uint32_t*, size_t);
 template uint16_t trail_spaces(const uint32_t*, size_t);
-template void Pipeline::encode(const uint8_t*, size_t, const std::vector<int32_t>&, int, bool,
-                                   Encoded&) const;
-template void Pipeline::encode(const uint16_t*, size_t, const std::vector<int32_t>&, int, bool,
-                                   Encoded&) const;
-template void Pipeline::encode(const uint32_t*, size_t, const std::vector<int32_t>&, int, bool,
-                                   Encoded&) const;
-
+template void Pipeline::run(const uint8_t*, size_t, const std::vector<int32_t>&, int, bool,
+                            Encoded&) const;
+template void Pipeline::run(const uint16_t*, size_t, const std::vector<int32_t>&, int, bool,
+                            Encoded&) const;
+template void Pipeline::run(const uint32_t*, size_t, const std::vector<int32_t>&, int, bool,
+                            Encoded&) const;
 }  // namespace codetok

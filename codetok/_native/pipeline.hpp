@@ -28,24 +28,9 @@
 #include "added.hpp"
 #include "bpe.hpp"
 #include "pretokenize.hpp"
+#include "text_pipeline.hpp"
 
 namespace codetok {
-
-// What one text (one sequence) becomes. Offsets index the caller's str (code points).
-struct Encoded {
-    std::vector<int32_t> ids;
-    std::vector<int64_t> offsets;  // start0, end0, start1, end1, ... (when asked for)
-    std::vector<int32_t> words;    // pre-tokenized piece index of each token (when asked for)
-    std::vector<int64_t> added;    // token index, start, end of each added-token match
-    bool ok = true;                // false: a token has no string (the Python path decides)
-    void clear() {
-        ids.clear();
-        offsets.clear();
-        words.clear();
-        added.clear();
-        ok = true;
-    }
-};
 
 // Byte-level BPE results of recently seen pieces: piece code points -> ids and byte lengths.
 // Short ASCII pieces that are one token (most pieces of code and English) live in a
@@ -162,20 +147,30 @@ struct PipelineScratch {
     std::vector<Cp> piece;            // a piece widened to code points (cache key)
 };
 
-class Pipeline {
+class Pipeline final : public TextPipeline {
   public:
     Pipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec, AddedMatcher raw,
                  AddedMatcher norm);
 
-    // Encode ``t[0:n]``, read in place in one of Python's str storage widths (``CharT``
-    // uint8_t, uint16_t or uint32_t: one unit per code point). ``skip``: sorted ids of
-    // special tokens to read as text. ``trim``: 0 none, 1 ByteLevel offset trimming, 2 the
-    // same with ``add_prefix_space``. Thread-safe.
-    template <class CharT>
-    void encode(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
-                bool want_offsets, Encoded& out) const;
+    // ``trim``: 0 none, 1 ByteLevel offset trimming, 2 the same with ``add_prefix_space``.
+    // ``out.ok`` false: a token has no string (the Python path decides).
+    void encode(const uint8_t* t, size_t n, const std::vector<int32_t>& skip, int trim,
+                bool want_offsets, Encoded& out) const override {
+        run(t, n, skip, trim, want_offsets, out);
+    }
+    void encode(const uint16_t* t, size_t n, const std::vector<int32_t>& skip, int trim,
+                bool want_offsets, Encoded& out) const override {
+        run(t, n, skip, trim, want_offsets, out);
+    }
+    void encode(const uint32_t* t, size_t n, const std::vector<int32_t>& skip, int trim,
+                bool want_offsets, Encoded& out) const override {
+        run(t, n, skip, trim, want_offsets, out);
+    }
 
   private:
+    template <class CharT>
+    void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
+             bool want_offsets, Encoded& out) const;
     using Scratch = PipelineScratch;
     template <class CharT>
     void encode_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,

@@ -18,6 +18,8 @@
 // above.
 #include "pretokenize.hpp"
 
+#include "bert_tables.hpp"
+
 #include <algorithm>
 
 #include "unicode_tables.hpp"
@@ -309,5 +311,26 @@ void scan(Scanner which, const CharT* s, size_t n, std::vector<uint32_t>& ends, 
 template void scan<uint8_t>(Scanner, const uint8_t*, size_t, std::vector<uint32_t>&, size_t, size_t);
 template void scan<uint16_t>(Scanner, const uint16_t*, size_t, std::vector<uint32_t>&, size_t, size_t);
 template void scan<uint32_t>(Scanner, const uint32_t*, size_t, std::vector<uint32_t>&, size_t, size_t);
+
+// Reference: ``BertPreTokenizer.split`` (``_BERT_RE``: runs of neither class, or one
+// punctuation char).
+void bert_pieces(const Cp* s, size_t n, std::vector<uint32_t>& bounds) {
+    size_t i = 0;
+    while (i < n) {
+        const uint8_t f = bert::flags(s[i]);
+        if (f & bert::kSpace) {
+            ++i;
+            continue;
+        }
+        const auto start = static_cast<uint32_t>(i);
+        if (f & bert::kPunct) {
+            ++i;
+        } else {
+            while (i < n && !(bert::flags(s[i]) & (bert::kSpace | bert::kPunct))) ++i;
+        }
+        bounds.push_back(start);
+        bounds.push_back(static_cast<uint32_t>(i));
+    }
+}
 
 }  // namespace codetok

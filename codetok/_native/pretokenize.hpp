@@ -46,6 +46,11 @@ template <class CharT>
 void scan(Scanner which, const CharT* s, size_t n, std::vector<uint32_t>& ends, size_t start = 0,
           size_t max_pieces = SIZE_MAX);
 
+// BertPreTokenizer (and Punctuation's "isolated" cuts) over code points: whitespace
+// (bert::kSpace) is dropped and each punctuation char (bert::kPunct) is a piece of its own;
+// appends ``start, end`` of each piece to ``bounds``.
+void bert_pieces(const Cp* s, size_t n, std::vector<uint32_t>& bounds);
+
 extern template void scan<uint8_t>(Scanner, const uint8_t*, size_t, std::vector<uint32_t>&, size_t,
                                    size_t);
 extern template void scan<uint16_t>(Scanner, const uint16_t*, size_t, std::vector<uint32_t>&,

@@ -45,6 +45,7 @@ class WordPiece(Model):
         self.max_input_chars_per_word = max_input_chars_per_word
         self._cache: dict[str, list[Token]] = {}
         self._core: Any = None
+        self._core_native = False
         self._core_key: tuple[Any, ...] = ()
         self._rebuild()
 
@@ -73,7 +74,7 @@ class WordPiece(Model):
             self.max_input_chars_per_word,
         )
         if self._core is None or key != self._core_key:
-            self._core, _ = _backend.kernel(
+            self._core, self._core_native = _backend.kernel(
                 self,
                 "WordPieceCore",
                 self.vocab,

@@ -1,0 +1,63 @@
+// Python binding of the native normalizers and their tables, for the differential tests
+// (the native pipelines call codetok::bert_normalize directly):
+// ``_core.bert_flags()`` and ``_core.bert_normalize(text, clean_text, handle_chinese_chars,
+// strip_accents, lowercase)``.
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+#include "bert_tables.hpp"
+#include "normalize.hpp"
+
+namespace py = pybind11;
+
+namespace codetok {
+namespace {
+
+// One byte of bert::flags per code point, 0 to U+10FFFF.
+py::bytes bert_flags_py() {
+    std::string out(0x110000, '\0');
+    for (Cp c = 0; c < 0x110000; ++c) out[c] = static_cast<char>(bert::flags(c));
+    return py::bytes(out);
+}
+
+// ``(normalized text, original index of each of its chars)``.
+py::tuple bert_normalize_py(const py::str& text, bool clean_text, bool chinese, bool strip,
+                            bool lower) {
+    PyObject* p = text.ptr();
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(p) < 0) throw py::error_already_set();
+#endif
+    const size_t n = static_cast<size_t>(PyUnicode_GET_LENGTH(p));
+    BertNormalizerSpec spec{clean_text, chinese, strip, lower};
+    NormalizedText out;
+    switch (PyUnicode_KIND(p)) {
+        case PyUnicode_1BYTE_KIND:
+            bert_normalize(spec, static_cast<const Py_UCS1*>(PyUnicode_DATA(p)), 0, n, out);
+            break;
+        case PyUnicode_2BYTE_KIND:
+            bert_normalize(spec, static_cast<const Py_UCS2*>(PyUnicode_DATA(p)), 0, n, out);
+            break;
+        default:
+            bert_normalize(spec, static_cast<const Py_UCS4*>(PyUnicode_DATA(p)), 0, n, out);
+    }
+    py::str s = py::reinterpret_steal<py::str>(PyUnicode_FromKindAndData(
+        PyUnicode_4BYTE_KIND, out.text.data(), static_cast<py::ssize_t>(out.text.size())));
+    if (!s) throw py::error_already_set();
+    py::list src(out.src.size());
+    for (size_t i = 0; i < out.src.size(); ++i)
+        PyList_SET_ITEM(src.ptr(), i, PyLong_FromUnsignedLong(out.src[i]));
+    return py::make_tuple(s, src);
+}
+
+}  // namespace
+}  // namespace codetok
+
+void bind_normalize(py::module_& m) {
+    m.def("bert_flags", &codetok::bert_flags_py,
+          "bert_tables.hpp's flags of every code point, one byte each.");
+    m.def("bert_normalize", &codetok::bert_normalize_py, py::arg("text"), py::arg("clean_text"),
+          py::arg("handle_chinese_chars"), py::arg("strip_accents"), py::arg("lowercase"),
+          "BertNormalizer of `text`: (normalized text, original index of each char).");
+}

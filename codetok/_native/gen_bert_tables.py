@@ -1,0 +1,574 @@
+"""Generate ``bert_tables.cpp`` (the per-code-point data of the BERT normalizer and
+pre-tokenizer, API in ``bert_tables.hpp``) and its Python twin ``codetok/_bert_unicode.py``.
+
+Regenerate (from the repository root, in the development environment, with the dev extra
+``tokenizers`` installed)::
+
+    python codetok/_native/gen_bert_tables.py
+
+and commit the two outputs; the build never runs this script.
+
+Why the data is pinned to HF ``tokenizers`` itself: its BERT components read character
+classes from Rust crates of different ages. ``BertNormalizer``'s clean_text and the
+pre-tokenizers' punctuation come from an old general-category table (it keeps unassigned
+code points, keeps U+0890 and U+13430 that later versions made format characters, and does
+not know U+2E43 as punctuation); strip_accents uses an old NFD and non-spacing-mark table
+(no decomposition of U+11938, 1549 marks); lowercase is Rust's own ``char::to_lowercase``
+(newer than Python 3.11's ``str.lower`` on 55 code points). Python's ``unicodedata`` and the
+``regex`` module differ from all of these, and change with their versions. So every table
+is asked of HF code point by code point over 0..0x10FFFF (the surrogates excepted: Rust
+strings cannot hold them, and they get no flags, like any plain character):
+
+- ``kDrop``: ``BertNormalizer(clean_text=True, handle_chinese_chars=False,
+  strip_accents=False, lowercase=False)`` maps the char to ``""``.
+- ``kSpace``: ``BertPreTokenizer`` splits ``"a" + c + "b"`` into ``a``, ``b`` (Rust's
+  ``char::is_whitespace``). The same normalizer maps exactly these to ``" "``, except
+  U+000B, U+000C, U+0085, which are controls and so dropped first (kDrop wins).
+- ``kPunct``: ``BertPreTokenizer`` cuts ``"a" + c + "b"`` into ``a``, ``c``, ``b``;
+  ``pre_tokenizers.Punctuation()`` must agree on every code point.
+- ``kMark``: an NFD-stable char that ``BertNormalizer(clean_text=False,
+  handle_chinese_chars=False, strip_accents=True, lowercase=False)`` deletes. For a char
+  that decomposes, that normalizer must give its NFD minus the kMark chars.
+- ``kDecomposes`` / NFD: ``normalizers.NFD()`` of the char, where it is not the char itself.
+  Hangul syllables decompose algorithmically (checked here), so the tables leave them out.
+- ``kLowers`` / lowercase: ``normalizers.Lowercase()`` of the char, where it differs; the
+  lowercase step of ``BertNormalizer`` must agree.
+- ``kCombining`` / canonical combining classes: the values are Python's
+  ``unicodedata.combining`` at generation time (its version is recorded in the outputs),
+  checked against HF's canonical reordering: every NFD-stable char is put after U+0301
+  (class 230) and before U+0334 (class 1) to find HF's non-starters, and each of those is
+  ordered against one reference mark per class. Where HF's older table does not know a
+  mark (98 code points with Python 3.11, e.g. U+0898, U+1AC1) the class is HF's: 0. Chars
+  that decompose keep Python's class (they never reach the reordering).
+- ``kCjk``: HF's fixed CJK ideograph ranges (:data:`HF_CJK_RANGES`), which
+  ``BertNormalizer(clean_text=False, handle_chinese_chars=True, ...)`` must turn into
+  ``" c "`` and nothing else.
+
+What is emitted:
+
+- ``bert_tables.cpp``: ``flags`` from a two-stage table (an index of 256-code-point
+  blocks, then the deduplicated blocks, read inline from ``bert_tables.hpp``); sorted
+  arrays, searched by ``std::upper_bound``, for ``decompose``, ``lower`` and
+  ``combining_class``.
+- ``codetok/_bert_unicode.py``: the flag classes as hex ranges, the NFD / lowercase /
+  combining-class maps as dicts, and helpers: ``decomposition`` (Hangul included),
+  ``code_points``, ``char_class`` (a regex bracket class) and ``fast_class`` (the same
+  behind a quick property look-ahead: the ``regex`` module tries a long bracket class
+  range by range).
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import time
+import unicodedata
+from pathlib import Path
+
+import tokenizers
+from tokenizers import normalizers, pre_tokenizers
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(ROOT))
+
+from codetok._regex import ranges_of  # noqa: E402  (the same ranges the reference uses)
+
+N_CP = 0x110000
+SURROGATES = range(0xD800, 0xE000)
+SHIFT = 8  # bert_tables.hpp reads blocks of 1 << 8 code points
+
+# (flag name, bit) as bert_tables.hpp declares them
+FLAGS = {
+    "kDrop": 1,
+    "kSpace": 2,
+    "kPunct": 4,
+    "kMark": 8,
+    "kDecomposes": 16,
+    "kLowers": 32,
+    "kCombining": 64,
+    "kCjk": 128,
+}
+
+#: HF's ``is_chinese_char`` (the BERT paper's CJK Unified Ideographs blocks).
+HF_CJK_RANGES = [
+    (0x4E00, 0x9FFF),
+    (0x3400, 0x4DBF),
+    (0x20000, 0x2A6DF),
+    (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F),
+    (0x2B920, 0x2CEAF),
+    (0xF900, 0xFAFF),
+    (0x2F800, 0x2FA1F),
+]
+
+MAX_DECOMPOSITION = 4  # bert_tables.hpp: kMaxDecomposition
+MAX_LOWER = 3  # bert_tables.hpp: kMaxLower
+
+HANGUL_BASE, HANGUL_COUNT = 0xAC00, 11172
+L_BASE, V_BASE, T_BASE, V_COUNT, T_COUNT = 0x1100, 0x1161, 0x11A7, 21, 28
+
+
+def scalar_values() -> list[int]:
+    """Every code point but the surrogates (what HF accepts)."""
+    return [c for c in range(N_CP) if c not in SURROGATES]
+
+
+def hangul_nfd(c: int) -> str:
+    s = c - HANGUL_BASE
+    lv, t = divmod(s, T_COUNT)
+    out = chr(L_BASE + lv // V_COUNT) + chr(V_BASE + lv % V_COUNT)
+    return out + chr(T_BASE + t) if t else out
+
+
+def bert(clean: bool, chinese: bool, strip: bool, lower: bool) -> normalizers.Normalizer:
+    return normalizers.BertNormalizer(
+        clean_text=clean, handle_chinese_chars=chinese, strip_accents=strip, lowercase=lower
+    )
+
+
+def per_char(normalizer, cps: list[int]) -> dict[int, str]:
+    """``normalizer`` of each code point alone, where it changes it."""
+    out = {}
+    for c in cps:
+        ch = chr(c)
+        got = normalizer.normalize_str(ch)
+        if got != ch:
+            out[c] = got
+    return out
+
+
+def probe_clean(cps: list[int]) -> tuple[set[int], set[int]]:
+    """(dropped, made a space) by clean_text; nothing else may change."""
+    changed = per_char(bert(True, False, False, False), cps)
+    drop = {c for c, s in changed.items() if s == ""}
+    space = {c for c, s in changed.items() if s == " "}
+    assert set(changed) == drop | space, sorted(set(changed) - drop - space)[:20]
+    return drop, space
+
+
+def probe_split(cps: list[int]) -> tuple[set[int], set[int]]:
+    """(whitespace, punctuation) as BertPreTokenizer cuts ``a c b``; Punctuation agrees."""
+    bpt, punct_pt = pre_tokenizers.BertPreTokenizer(), pre_tokenizers.Punctuation()
+    ws, punct = set(), set()
+    for c in cps:
+        ch = chr(c)
+        text = "a" + ch + "b"
+        pieces = bpt.pre_tokenize_str(text)
+        isolated = [("a", (0, 1)), (ch, (1, 2)), ("b", (2, 3))]
+        if pieces == isolated:
+            punct.add(c)
+        elif pieces == [("a", (0, 1)), ("b", (2, 3))]:
+            ws.add(c)
+        else:
+            assert pieces == [(text, (0, 3))], (hex(c), pieces)
+        assert (punct_pt.pre_tokenize_str(text) == isolated) == (c in punct), hex(c)
+    return ws, punct
+
+
+def probe_nfd(cps: list[int]) -> dict[int, str]:
+    nfd = per_char(normalizers.NFD(), cps)
+    assert max(map(len, nfd.values())) <= MAX_DECOMPOSITION
+    for c in range(HANGUL_BASE, HANGUL_BASE + HANGUL_COUNT):
+        assert nfd[c] == hangul_nfd(c), hex(c)
+    # Full decompositions: every char of a decomposition is NFD-stable.
+    assert not {ord(x) for d in nfd.values() for x in d} & set(nfd)
+    return nfd
+
+
+def probe_lower(cps: list[int]) -> dict[int, str]:
+    low = per_char(normalizers.Lowercase(), cps)
+    assert low == per_char(bert(False, False, False, True), cps)
+    assert all(1 <= len(s) <= MAX_LOWER for s in low.values())
+    return low
+
+
+def probe_marks(cps: list[int], nfd: dict[int, str]) -> set[int]:
+    """NFD-stable chars strip_accents deletes; decomposing chars lose exactly those."""
+    strip = bert(False, False, True, False)
+    changed = per_char(strip, cps)
+    marks = {c for c, s in changed.items() if c not in nfd}
+    assert all(changed[c] == "" for c in marks)
+    for c, d in nfd.items():
+        want = "".join(x for x in d if ord(x) not in marks)
+        assert changed.get(c, chr(c)) == want, hex(c)
+    return marks
+
+
+def probe_cjk(cps: list[int]) -> set[int]:
+    changed = per_char(bert(False, True, False, False), cps)
+    assert all(s == f" {chr(c)} " for c, s in changed.items())
+    want = {c for a, b in HF_CJK_RANGES for c in range(a, b + 1)}
+    assert set(changed) == want, sorted(set(changed) ^ want)[:20]
+    return want
+
+
+def reordered(pairs: list[tuple[int, int]]) -> list[bool]:
+    """For NFD-stable ``(p, q)``: does HF's NFD write ``a p q`` as ``a q p``? (one call)"""
+    text = "".join("a" + chr(p) + chr(q) for p, q in pairs)
+    out = normalizers.NFD().normalize_str(text)
+    assert len(out) == len(text)
+    res = []
+    for i, (p, q) in enumerate(pairs):
+        got = out[3 * i : 3 * i + 3]
+        assert got in ("a" + chr(p) + chr(q), "a" + chr(q) + chr(p)), hex(p)
+        res.append(got != "a" + chr(p) + chr(q))
+    return res
+
+
+def probe_combining(cps: list[int], nfd: dict[int, str]) -> dict[int, int]:
+    """Canonical combining classes: Python's, where HF's reordering agrees; else HF's 0."""
+    py = {c: k for c in cps if (k := unicodedata.combining(chr(c)))}
+    # Python decomposes everything HF does (normalizers.py uses is_normalized as a
+    # quick check, after checking this again for the Python it runs on).
+    assert all(not unicodedata.is_normalized("NFD", chr(c)) for c in nfd)
+    stable = [c for c in cps if c not in nfd]
+    # A non-starter x: class(x) < 230 moves it before U+0301, class(x) > 1 behind U+0334.
+    after = reordered([(0x301, x) for x in stable])
+    before = reordered([(x, 0x334) for x in stable])
+    hf_nonstarters = [x for x, a, b in zip(stable, after, before) if a or b]
+    assert set(hf_nonstarters) <= set(py), sorted(set(hf_nonstarters) - set(py))[:20]
+    # One reference mark per class HF knows (the lowest code point of that class).
+    refs: dict[int, int] = {}
+    for x in hf_nonstarters:
+        refs.setdefault(py[x], x)
+    ref_items = sorted(refs.items())
+    for x in hf_nonstarters:  # references included: they check each other
+        k = py[x]
+        assert reordered([(r, x) for _, r in ref_items]) == [k < v for v, _ in ref_items]
+        assert reordered([(x, r) for _, r in ref_items]) == [k > v for v, _ in ref_items]
+    out = {c: k for c, k in py.items() if c in nfd}  # decomposing: Python's class
+    out.update((x, py[x]) for x in hf_nonstarters)
+    return dict(sorted(out.items()))
+
+
+def compute_flags(sets: dict[str, set[int]]) -> bytearray:
+    flags = bytearray(N_CP)
+    for name, cps in sets.items():
+        bit = FLAGS[name]
+        for c in cps:
+            flags[c] |= bit
+    return flags
+
+
+def two_level(flags: bytearray) -> tuple[list[int], list[bytes]]:
+    size = 1 << SHIFT
+    ids: dict[bytes, int] = {}
+    index = [ids.setdefault(bytes(flags[b : b + size]), len(ids)) for b in range(0, N_CP, size)]
+    assert len(ids) <= 256, len(ids)  # the index is uint8
+    return index, list(ids)
+
+
+def compact(cps) -> str:
+    """Code points as space-separated hex ranges: ``"41-5A 61-7A AA"``."""
+    return " ".join(f"{a:X}" if a == b else f"{a:X}-{b:X}" for a, b in ranges_of(cps))
+
+
+def py_string(text: str) -> str:
+    """A Python literal of ``text`` with every non-ASCII or non-printable char escaped."""
+    out = []
+    for ch in text:
+        c = ord(ch)
+        if 0x20 <= c < 0x7F and ch not in '"\\':
+            out.append(ch)
+        elif c < 0x100:
+            out.append(f"\\x{c:02x}")
+        elif c < 0x10000:
+            out.append(f"\\u{c:04x}")
+        else:
+            out.append(f"\\U{c:08x}")
+    return '"' + "".join(out) + '"'
+
+
+def wrap_items(items: list[str], indent: str = "    ", width: int = 92) -> list[str]:
+    return textwrap.wrap(" ".join(items), width, initial_indent=indent, subsequent_indent=indent)
+
+
+def py_ranges(name: str, cps, doc: str) -> list[str]:
+    text = compact(cps)
+    lines = [f"#: {doc}"]
+    if len(text) <= 80:
+        return lines + [f'{name} = "{text}"', ""]
+    lines.append(f"{name} = (")
+    lines += [f'    "{line.strip()} "' for line in textwrap.wrap(text, 84)]
+    lines[-1] = lines[-1][:-2] + '"'
+    return lines + [")", ""]
+
+
+def write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="ascii", newline="\n")
+    print(f"wrote {path} ({len(text)} bytes)")
+
+
+PY_HELPERS = '''
+_HANGUL_BASE, _HANGUL_COUNT = 0xAC00, 11172
+
+
+def decomposition(c: int) -> str:
+    """HF's NFD of code point ``c`` (``chr(c)`` when it does not decompose)."""
+    s = c - _HANGUL_BASE
+    if 0 <= s < _HANGUL_COUNT:
+        lv, t = divmod(s, 28)
+        out = chr(0x1100 + lv // 21) + chr(0x1161 + lv % 21)
+        return out + chr(0x11A7 + t) if t else out
+    return NFD.get(c, chr(c))
+
+
+def code_points(ranges: str) -> list[int]:
+    """The code points of a hex ``ranges`` string.
+
+    >>> code_points("41-43 61")
+    [65, 66, 67, 97]
+    """
+    out = []
+    for item in ranges.split():
+        a, _, b = item.partition("-")
+        out.extend(range(int(a, 16), int(b or a, 16) + 1))
+    return out
+
+
+def char_class(*ranges: str) -> str:
+    r"""A regex bracket class (``"[...]"``) of the code points of hex ``ranges`` strings.
+
+    >>> char_class("41-43 61")
+    '[\\\\u0041-\\\\u0043\\\\u0061]'
+    """
+    body = []
+    for text in ranges:
+        for item in text.split():
+            a, _, b = item.partition("-")
+            body.append(_escape(int(a, 16)) + (f"-{_escape(int(b, 16))}" if b else ""))
+    return "[" + "".join(body) + "]"
+
+
+def fast_class(ranges: str, props: str) -> tuple[str, str]:
+    """A class as ``(near, exact)`` for ``(?=[near])exact``, which matches exactly the
+    code points of ``ranges`` and is quick to fail elsewhere.
+
+    ``exact`` is the bracket class of ``ranges`` (the ``regex`` module tries its ranges
+    one by one); ``near`` is a class body: ``props`` (property escapes, one table look-up)
+    plus the members the installed ``regex`` does not put in ``props``, so it holds every
+    member whatever Unicode version ``regex`` carries.
+    """
+    import regex
+
+    members = "".join(map(chr, code_points(ranges)))
+    missed = regex.findall(f"[^{props}]", members)
+    return props + "".join(_escape(ord(c)) for c in missed), char_class(ranges)
+
+
+def _escape(c: int) -> str:
+    return f"\\\\u{c:04X}" if c < 0x10000 else f"\\\\U{c:08X}"
+'''
+
+
+def write_python(sets: dict[str, set[int]], nfd, low, ccc, provenance: str) -> None:
+    lines = [
+        '"""GENERATED by codetok/_native/gen_bert_tables.py; do not edit.',
+        "",
+        "The character data of HF's BERT normalizer and pre-tokenizer, asked of",
+        *textwrap.wrap(provenance + ".", 92),
+        "The Python twin of codetok/_native/bert_tables.cpp; see the generator's docstring.",
+        "Ranges are hex code points (``first-last``); surrogates are in none of them.",
+        '"""',
+        "",
+        f'TOKENIZERS_VERSION = "{tokenizers.__version__}"',
+        "#: The ``unicodedata`` the combining classes were read from (checked against HF).",
+        f'UNIDATA_VERSION = "{unicodedata.unidata_version}"',
+        "",
+    ]
+    docs = {
+        "DROP": "clean_text deletes them (controls, format, private use, NUL, U+FFFD).",
+        "SPACE": "Whitespace: the pre-tokenizer cuts there; clean_text makes them ' ' (not "
+        "DROP ones).",
+        "PUNCT": "The pre-tokenizer (and Punctuation) isolates each.",
+        "MARK": "strip_accents deletes them after NFD (NFD-stable non-spacing marks).",
+        "CJK": "handle_chinese_chars puts spaces around them.",
+        "LOWERS": "Their lowercase is not themselves (LOWER keys).",
+        "DECOMPOSES": "Their NFD is not themselves (NFD keys plus the Hangul syllables).",
+        "COMBINES": "Canonical combining class > 0 (COMBINING keys).",
+    }
+    py_names = {
+        "DROP": "kDrop",
+        "SPACE": "kSpace",
+        "PUNCT": "kPunct",
+        "MARK": "kMark",
+        "CJK": "kCjk",
+        "LOWERS": "kLowers",
+        "DECOMPOSES": "kDecomposes",
+        "COMBINES": "kCombining",
+    }
+    for name, flag in py_names.items():
+        lines += py_ranges(name, sets[flag], docs[name])
+    table = {c: d for c, d in nfd.items() if not HANGUL_BASE <= c < HANGUL_BASE + HANGUL_COUNT}
+    # The maps keep several entries a line: ruff format would give each its own.
+    lines += [
+        "# fmt: off",
+        "#: NFD of the chars that decompose, but the Hangul syllables (see decomposition).",
+        "NFD = {",
+    ]
+    lines += wrap_items([f"0x{c:X}: {py_string(d)}," for c, d in table.items()])
+    lines += [
+        "}",
+        "",
+        "#: Lowercase (Rust's char::to_lowercase) where it is not the char.",
+        "LOWER = {",
+    ]
+    lines += wrap_items([f"0x{c:X}: {py_string(s)}," for c, s in low.items()])
+    lines += ["}", "", "#: Canonical combining classes > 0.", "COMBINING = {"]
+    lines += wrap_items([f"0x{c:X}: {k}," for c, k in ccc.items()])
+    lines += ["}", "# fmt: on"]
+    write(ROOT / "codetok" / "_bert_unicode.py", "\n".join(lines) + "\n" + PY_HELPERS)
+
+
+def c_array(ctype: str, name: str, values: list[int], per_line: int = 24) -> str:
+    body = "\n".join(
+        "    " + ",".join(str(v) for v in values[k : k + per_line]) + ","
+        for k in range(0, len(values), per_line)
+    )
+    return f"const {ctype} {name}[{len(values)}] = {{\n{body}\n}};\n"
+
+
+def c_map(prefix: str, table: dict[int, str], at_type: str) -> str:
+    """Sorted keys, offsets into one pool (entry i is pool[at[i]:at[i + 1]])."""
+    keys, at, pool = [], [0], []
+    for c, s in sorted(table.items()):
+        keys.append(c)
+        pool.extend(map(ord, s))
+        at.append(len(pool))
+    return (
+        c_array("uint32_t", f"k{prefix}Cp", keys)
+        + c_array(at_type, f"k{prefix}At", at)
+        + c_array("uint32_t", f"k{prefix}Pool", pool, 12)
+    )
+
+
+def write_cpp(index, blocks, nfd, low, ccc, provenance: str) -> None:
+    table = {c: d for c, d in nfd.items() if not HANGUL_BASE <= c < HANGUL_BASE + HANGUL_COUNT}
+    flat = [b for blk in blocks for b in blk]
+    head = "\n".join(
+        "// " + line
+        for line in [
+            "GENERATED by codetok/_native/gen_bert_tables.py; do not edit.",
+            *textwrap.wrap(f"The BERT character data of {provenance}.", 88),
+        ]
+    )
+    cpp = f"""{head}
+
+#include <algorithm>
+
+#include "bert_tables.hpp"
+
+namespace codetok {{
+namespace bert {{
+namespace detail {{
+
+{c_array("uint8_t", "kFlagIndex", index, 32)}
+// {len(blocks)} distinct blocks of {1 << SHIFT} code points
+{c_array("uint8_t", "kFlagBlocks", flat, 32)}
+}}  // namespace detail
+
+namespace {{
+
+// NFD, but the Hangul syllables (algorithmic, below).
+{c_map("Nfd", table, "uint16_t")}
+{c_map("Lower", low, "uint16_t")}
+{c_array("uint32_t", "kCombiningCp", list(ccc))}
+{c_array("uint8_t", "kCombiningClass", list(ccc.values()))}
+constexpr Cp kHangulBase = 0xAC00, kHangulCount = 11172;
+
+// The position of ``c`` in the sorted ``keys``, or -1.
+template <size_t N>
+ptrdiff_t find(const uint32_t (&keys)[N], Cp c) {{
+    const uint32_t* it = std::lower_bound(keys, keys + N, c);
+    return it != keys + N && *it == c ? it - keys : -1;
+}}
+
+}}  // namespace
+
+size_t decompose(Cp c, Cp* out) {{
+    if (c - kHangulBase < kHangulCount) {{
+        const Cp s = c - kHangulBase;
+        out[0] = 0x1100 + s / (21 * 28);
+        out[1] = 0x1161 + s % (21 * 28) / 28;
+        if (s % 28 == 0) return 2;
+        out[2] = 0x11A7 + s % 28;
+        return 3;
+    }}
+    const ptrdiff_t i = find(kNfdCp, c);
+    if (i < 0) {{
+        out[0] = c;
+        return 1;
+    }}
+    std::copy(kNfdPool + kNfdAt[i], kNfdPool + kNfdAt[i + 1], out);
+    return kNfdAt[i + 1] - kNfdAt[i];
+}}
+
+size_t lower(Cp c, Cp* out) {{
+    const ptrdiff_t i = find(kLowerCp, c);
+    if (i < 0) {{
+        out[0] = c;
+        return 1;
+    }}
+    std::copy(kLowerPool + kLowerAt[i], kLowerPool + kLowerAt[i + 1], out);
+    return kLowerAt[i + 1] - kLowerAt[i];
+}}
+
+uint8_t combining_class(Cp c) {{
+    const ptrdiff_t i = find(kCombiningCp, c);
+    return i < 0 ? 0 : kCombiningClass[i];
+}}
+
+}}  // namespace bert
+}}  // namespace codetok
+"""
+    write(HERE / "bert_tables.cpp", cpp)
+
+
+def main() -> None:
+    start = time.perf_counter()
+    cps = scalar_values()
+    drop, space_norm = probe_clean(cps)
+    ws, punct = probe_split(cps)
+    # clean_text maps to " " exactly the whitespace it does not drop first.
+    assert space_norm == ws - drop - {0x20}, sorted(space_norm ^ (ws - drop - {0x20}))
+    nfd = probe_nfd(cps)
+    low = probe_lower(cps)
+    marks = probe_marks(cps, nfd)
+    cjk = probe_cjk(cps)
+    ccc = probe_combining(cps, nfd)
+    sets = {
+        "kDrop": drop,
+        "kSpace": ws,
+        "kPunct": punct,
+        "kMark": marks,
+        "kDecomposes": set(nfd),
+        "kLowers": set(low),
+        "kCombining": set(ccc),
+        "kCjk": cjk,
+    }
+    # Facts the normalizer relies on: ASCII whitespace and punctuation as BERT's paper
+    # says; dropped chars and marks neither decompose nor lowercase.
+    assert {c for c in ws if c < 0x80} == set(map(ord, "\t\n\x0b\x0c\r "))
+    assert {c for c in punct if c < 0x80} == {c for c in range(0x21, 0x7F) if not chr(c).isalnum()}
+    assert not (marks | drop) & (set(nfd) | set(low))
+    flags = compute_flags(sets)
+    index, blocks = two_level(flags)
+    size = 1 << SHIFT
+    for c in range(N_CP):
+        assert blocks[index[c >> SHIFT]][c & (size - 1)] == flags[c]
+    provenance = (
+        f"HF tokenizers {tokenizers.__version__}, code point by code point; canonical "
+        f"combining classes from Python's unicodedata {unicodedata.unidata_version} where "
+        "HF's reordering agrees (0 where it does not know the mark)"
+    )
+    write_python(sets, nfd, low, ccc, provenance)
+    write_cpp(index, blocks, nfd, low, ccc, provenance)
+    print(
+        f"{len(blocks)} blocks, {len(nfd)} decompositions, {len(low)} lowercase, "
+        f"{len(ccc)} combining classes; {time.perf_counter() - start:.1f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+// What every native plan shares: the arrays one text becomes, the interface the Python
+// binding drives (one call per text, any of Python's str storage widths), and the
+// bookkeeping of an added-token match. The plans themselves: pipeline.hpp (the BPE family)
+// and wordpiece_pipeline.hpp (BERT-style WordPiece).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common.hpp"
+
+namespace codetok {
+
+// What one text (one sequence) becomes. Offsets index the caller's str (code points).
+struct Encoded {
+    std::vector<int32_t> ids;
+    std::vector<int64_t> offsets;  // start0, end0, start1, end1, ... (when asked for)
+    std::vector<int32_t> words;    // pre-tokenized piece index of each token (when asked for)
+    std::vector<int64_t> added;    // token index, start, end of each added-token match
+    bool ok = true;                // false: the Python path decides (see each plan)
+    void clear() {
+        ids.clear();
+        offsets.clear();
+        words.clear();
+        added.clear();
+        ok = true;
+    }
+    // One added-token match ``[start, end)`` as token ``id``: it is a word of its own.
+    void push_added(int32_t id, size_t start, size_t end, bool want_offsets, int32_t& word) {
+        added.push_back(static_cast<int64_t>(ids.size()));
+        added.push_back(static_cast<int64_t>(start));
+        added.push_back(static_cast<int64_t>(end));
+        ids.push_back(id);
+        if (want_offsets) {
+            offsets.push_back(static_cast<int64_t>(start));
+            offsets.push_back(static_cast<int64_t>(end));
+            words.push_back(word);
+        }
+        ++word;
+    }
+};
+
+// A compiled plan: text ``t[0:n]`` (one unit per code point, read in place) to ``out``.
+// ``skip``: sorted ids of special tokens to read as text. ``trim``: the plan's offset
+// trimming mode (0: none). Implementations are thread-safe.
+class TextPipeline {
+  public:
+    virtual ~TextPipeline() = default;
+    virtual void encode(const uint8_t* t, size_t n, const std::vector<int32_t>& skip, int trim,
+                        bool want_offsets, Encoded& out) const = 0;
+    virtual void encode(const uint16_t* t, size_t n, const std::vector<int32_t>& skip,
+                        int trim, bool want_offsets, Encoded& out) const = 0;
+    virtual void encode(const uint32_t* t, size_t n, const std::vector<int32_t>& skip,
+                        int trim, bool want_offsets, Encoded& out) const = 0;
+};
+
+}  // namespace codetok

@@ -1,0 +1,145 @@
+// See wordpiece_pipeline.hpp. Comments name the Python function each block mirrors.
+#include "wordpiece_pipeline.hpp"
+
+#include <type_traits>
+
+#include "pretokenize.hpp"
+
+namespace codetok {
+
+WordPiecePipeline::WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kernel,
+                                     WordPieceSpec spec, AddedMatcher raw)
+    : kernel_(std::move(kernel)), spec_(spec), raw_(std::move(raw)) {}
+
+std::unique_ptr<WordPieceScratch> WordPiecePipeline::take_scratch() const {
+    {
+        std::lock_guard<std::mutex> lock(pool_mutex_);
+        if (!pool_.empty()) {
+            std::unique_ptr<Scratch> w = std::move(pool_.back());
+            pool_.pop_back();
+            return w;
+        }
+    }
+    return std::make_unique<Scratch>();
+}
+
+void WordPiecePipeline::give_scratch(std::unique_ptr<WordPieceScratch> w) const {
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    pool_.push_back(std::move(w));
+}
+
+// Reference: ``Tokenizer._splits`` + ``_encode_one``: added tokens on the original text,
+// the rest normalized, pre-tokenized and through the model.
+template <class CharT>
+void WordPiecePipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip,
+                            bool want_offsets, Encoded& out) const {
+    out.clear();
+    std::unique_ptr<Scratch> scratch = take_scratch();
+    Scratch& w = *scratch;
+    out.ids.reserve(n / 4 + 16);
+    if (want_offsets) {
+        out.offsets.reserve(2 * (n / 4 + 16));
+        out.words.reserve(n / 4 + 16);
+    }
+    int32_t word = 0;
+    w.raw.clear();
+    raw_.find(t, 0, n, skip, w.raw);
+    for (const AddedSegment& seg : w.raw) {
+        if (seg.entry >= 0) {
+            out.push_added(raw_.entry(seg.entry).id, seg.start, seg.end, want_offsets, word);
+        } else if (seg.start < seg.end) {
+            segment(t, seg.start, seg.end, want_offsets, w, word, out);
+            if (!out.ok) break;
+        }
+    }
+    give_scratch(std::move(scratch));
+}
+
+// Reference: ``BertNormalizer.normalize``, ``BertPreTokenizer.split`` and
+// ``WordPiece.encode_pieces`` of one stretch ``t[a:b]`` between added tokens.
+template <class CharT>
+void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b, bool want_offsets,
+                                Scratch& w, int32_t& word, Encoded& out) const {
+    NormalizedText& nt = w.norm;
+    if (spec_.normalize) {
+        bert_normalize(spec_.bert, t, a, b, nt);
+    } else {
+        nt.clear();
+        for (size_t i = a; i < b; ++i) {
+            nt.text.push_back(t[i]);
+            nt.src.push_back(static_cast<uint32_t>(i - a));
+        }
+    }
+    const Cp* s = nt.text.data();
+    w.bounds.clear();
+    bert_pieces(s, nt.text.size(), w.bounds);
+    for (size_t k = 0; k < w.bounds.size(); k += 2) {
+        const size_t p0 = w.bounds[k];
+        const size_t p1 = w.bounds[k + 1];
+        const int32_t* ids;
+        const int64_t* lens;
+        size_t count;
+        if (!word_tokens(s + p0, p1 - p0, w, ids, lens, count)) {
+            out.ok = false;
+            return;
+        }
+        out.ids.insert(out.ids.end(), ids, ids + count);
+        if (want_offsets) {
+            size_t pos = p0;
+            for (size_t j = 0; j < count; ++j) {
+                const size_t end = pos + static_cast<size_t>(lens[j]);
+                out.offsets.push_back(static_cast<int64_t>(a + nt.src[pos]));
+                out.offsets.push_back(static_cast<int64_t>(a + nt.src[end - 1]) + 1);
+                out.words.push_back(word);
+                pos = end;
+            }
+        }
+        ++word;
+    }
+}
+
+// Reference: ``WordPiece.tokenize`` (greedy longest match, or the unknown token over the
+// whole word), through the per-word cache.
+bool WordPiecePipeline::word_tokens(const Cp* s, size_t n, Scratch& w, const int32_t*& ids,
+                                    const int64_t*& lens, size_t& count) const {
+    const PieceCache::ShortKey key = PieceCache::short_key(s, n);
+    if (key) {
+        const int32_t hit = w.cache.find_short(key);
+        if (hit >= 0) {
+            w.lens.assign(1, static_cast<int64_t>(n));
+            w.ids.assign(1, hit);
+            ids = w.ids.data();
+            lens = w.lens.data();
+            count = 1;
+            return true;
+        }
+    }
+    const uint64_t h = hash_cps(s, n);
+    if (w.cache.find(s, n, h, ids, lens, count)) return true;
+    w.ids.clear();
+    w.keys.clear();
+    w.spans.clear();
+    w.lens.clear();
+    if (kernel_->encode(s, n, w.ids, w.keys, w.spans)) {
+        for (size_t j = 0; j < w.ids.size(); ++j) w.lens.push_back(w.spans[2 * j + 1] - w.spans[2 * j]);
+    } else {
+        if (spec_.unk_id < 0) return false;
+        w.ids.assign(1, spec_.unk_id);
+        w.lens.assign(1, static_cast<int64_t>(n));
+    }
+    if (key && w.ids.size() == 1) w.cache.put_short(key, w.ids[0]);
+    w.cache.put(s, n, h, w.ids, w.lens);
+    ids = w.ids.data();
+    lens = w.lens.data();
+    count = w.ids.size();
+    return true;
+}
+
+template void WordPiecePipeline::run(const uint8_t*, size_t, const std::vector<int32_t>&, bool,
+                                     Encoded&) const;
+template void WordPiecePipeline::run(const uint16_t*, size_t, const std::vector<int32_t>&, bool,
+                                     Encoded&) const;
+template void WordPiecePipeline::run(const uint32_t*, size_t, const std::vector<int32_t>&, bool,
+                                     Encoded&) const;
+
+}  // namespace codetok

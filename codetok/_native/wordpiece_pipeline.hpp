@@ -1,0 +1,79 @@
+// The native plan of a BERT-style WordPiece tokenizer: text -> ids, offsets and word ids in
+// one pass: added/special tokens (matched on the original text), ``BertNormalizer`` (or
+// none), ``BertPreTokenizer``, ``WordPiece`` with a per-word cache, unknown words as the
+// unknown token over the whole word.
+//
+// It runs what ``Tokenizer._encode_one`` does in Python (codetok/tokenizer.py, the readable
+// specification and the test oracle) for these components; codetok/_plan.py decides what is
+// supported and builds the plan.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "added.hpp"
+#include "normalize.hpp"
+#include "pipeline.hpp"
+#include "text_pipeline.hpp"
+#include "wordpiece.hpp"
+
+namespace codetok {
+
+struct WordPieceSpec {
+    bool normalize = false;  // a BertNormalizer runs (``bert``); else the text as it is
+    BertNormalizerSpec bert;
+    int32_t unk_id = -1;     // -1: the unknown token is not in the vocabulary
+};
+
+struct WordPieceScratch {
+    PieceCache cache;
+    std::vector<AddedSegment> raw;
+    NormalizedText norm;
+    std::vector<uint32_t> bounds;
+    std::vector<int32_t> ids, keys;
+    std::vector<int64_t> spans, lens;
+};
+
+class WordPiecePipeline final : public TextPipeline {
+  public:
+    WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kernel, WordPieceSpec spec,
+                      AddedMatcher raw);
+
+    // ``trim`` is not used. ``out.ok`` false: a word is unknown and the vocabulary has no
+    // unknown token (the Python path raises its error).
+    void encode(const uint8_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
+                bool want_offsets, Encoded& out) const override {
+        run(t, n, skip, want_offsets, out);
+    }
+    void encode(const uint16_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
+                bool want_offsets, Encoded& out) const override {
+        run(t, n, skip, want_offsets, out);
+    }
+    void encode(const uint32_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
+                bool want_offsets, Encoded& out) const override {
+        run(t, n, skip, want_offsets, out);
+    }
+
+  private:
+    using Scratch = WordPieceScratch;
+    template <class CharT>
+    void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, bool want_offsets,
+             Encoded& out) const;
+    template <class CharT>
+    void segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
+                 int32_t& word, Encoded& out) const;
+    // False when the word is unknown and there is no unknown token.
+    bool word_tokens(const Cp* s, size_t n, Scratch& w, const int32_t*& ids,
+                     const int64_t*& lens, size_t& count) const;
+    std::unique_ptr<Scratch> take_scratch() const;
+    void give_scratch(std::unique_ptr<Scratch> w) const;
+
+    std::shared_ptr<const WordPieceKernel> kernel_;
+    WordPieceSpec spec_;
+    AddedMatcher raw_;
+    mutable std::mutex pool_mutex_;
+    mutable std::vector<std::unique_ptr<Scratch>> pool_;
+};
+
+}  // namespace codetok
