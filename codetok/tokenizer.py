@@ -433,24 +433,12 @@ class Tokenizer:
         # with a pair or truncation, the Python post-processor trims the final parts.
         trim = pair is None and self._truncation is None
         if pair is None and not trim and not is_pretokenized:
-            # One text with truncation: over arrays when the plan allows.
+            # One text with truncation: over arrays when the plan allows (post_process).
             plan = self._plan()
-            enc = (
-                None
-                if plan is None or plan.trim
-                else plan.encode(_check_str(sequence), 0, skip, False)
-            )
-            final = (
-                None
-                if enc is None
-                else plan.truncate_finish(enc, self._truncation, add_special_tokens)
-            )  # type: ignore[union-attr,arg-type]
-            if final is not None:
-                if self._padding is not None:
-                    pad_encodings([final], self._padding)
-                return final
-            if enc is not None:
-                return self.post_process(enc, None, add_special_tokens)
+            if plan is not None and not plan.trim:
+                enc = plan.encode(_check_str(sequence), 0, skip, False)
+                if enc is not None:
+                    return self.post_process(enc, None, add_special_tokens)
         if trim and not is_pretokenized:
             # One text, no truncation: the plan (computed once) encodes and post-processes.
             plan = self._plan()
@@ -470,9 +458,15 @@ class Tokenizer:
         self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
     ) -> Encoding:
         """Truncate, add special tokens, then pad (fixed length only), as HF does."""
-        if pair is None and self._truncation is None and encoding._native is not None:
+        if pair is None and encoding._native is not None:
+            # One sequence over arrays stays on arrays when the plan can finish it.
             plan = self._plan()
-            final = None if plan is None else plan.finish(encoding, add_special_tokens)
+            if plan is None:
+                final = None
+            elif self._truncation is None:
+                final = plan.finish(encoding, add_special_tokens)
+            else:
+                final = plan.truncate_finish(encoding, self._truncation, add_special_tokens)
             if final is not None:
                 if self._padding is not None:
                     pad_encodings([final], self._padding)

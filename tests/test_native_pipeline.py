@@ -503,6 +503,11 @@ def test_truncation_and_padding_stay_on_arrays(request, name):
                     assert (enc._native is not None) is on_arrays
                     assert all((o._native is not None) is on_arrays for o in enc.overflowing)
                     assert len(enc.ids_array) == len(enc.ids)
+                batch = [text, text[:40], ""]
+                expected = python_path(lambda: tok.encode_batch(batch))
+                got = tok.encode_batch(batch, num_threads=2)
+                assert [enc_state(e) for e in got] == [enc_state(e) for e in expected]
+                assert all((e._native is not None) is on_arrays for e in got)
         # Settings the Python path rejects are still rejected.
         tok.enable_truncation(3, stride=3)
         tok.no_padding()
