@@ -29,6 +29,7 @@ from ._files import read_text_file
 from .added_tokens import AddedToken
 from .decoders import decoder_from_dict
 from .errors import FormatError
+from .formats.json_numbers import hf_float
 from .models import model_from_dict
 from .normalizers import normalizer_from_dict
 from .pre_tokenizers import pre_tokenizer_from_dict
@@ -208,7 +209,7 @@ def from_str(cls: type[T], text: str, *, path: str | None = None) -> T:
         FormatError: the text is not valid JSON (the message gives line and column).
     """
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_float=hf_float)  # HF's own reading of each float
     except json.JSONDecodeError as e:
         raise FormatError(
             f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}",
