@@ -23,7 +23,10 @@ WordPiece (BERT-style): ``BertNormalizer`` (any options) or no normalizer,
 ``BertPreTokenizer``, ``WordPiece``; added tokens matched on the original text.
 One sequence with truncation (windows, stride, either direction) and padding stays on
 the arrays when no offsets are trimmed (:meth:`Plan.truncate_finish`,
-``Encoding.pad``). Everything else runs in Python with identical output.
+``Encoding.pad``). WordLevel with one piece per UTF-8 byte (``ByteLevel(use_regex=False)``
+then ``Split(".")``) or per code point (``Split("[\\s\\S]")``), no normalizer: the byte
+and character tokenizers of ``codetok.text``. Everything else runs in Python with
+identical output.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from ._bytes import BYTE_TO_CHAR
 from ._scanners import scanner_for
 from ._serde import CHANGES
 from .encoding import Encoding, NativeArrays
-from .models import BPE, WordPiece, _backend
+from .models import BPE, WordLevel, WordPiece, _backend
 from .normalizers import RUST_WHITESPACE
 from .pre_tokenizers import GPT2_PATTERN, BertPreTokenizer, ByteLevel, Metaspace, Sequence, Split
 from .processors import BertProcessing, RobertaProcessing, TemplateProcessing
@@ -278,6 +281,7 @@ def plan_key(tok: Tokenizer) -> tuple[Any, ...]:
         getattr(model, "unk_token", None),
         getattr(model, "continuing_subword_prefix", None),
         getattr(model, "max_input_chars_per_word", None),
+        len(model.vocab) if type(model) is WordLevel else None,
         id(tok.normalizer),
         id(pre),
         tuple(map(id, pre.pretokenizers)) if isinstance(pre, Sequence) else None,
@@ -391,6 +395,67 @@ def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
     return Plan(native, _VocabTokens(model.vocab_r), post, tok.added)
 
 
+#: Split patterns that make every char a piece of its own (after ByteLevel: every byte
+#: char, none of which is a line break, so "." qualifies there).
+_EVERY_CHAR = ("[\\s\\S]", "(?s).")
+
+
+def _units_kind(pre: Any) -> str | None:
+    """``"bytes"`` / ``"chars"`` when ``pre`` makes every UTF-8 byte / code point a piece."""
+    def isolates(split: Any, patterns: tuple[str, ...]) -> bool:
+        return (
+            isinstance(split, Split)
+            and split.behavior == "isolated"
+            and not split.invert
+            and split.pattern.get("Regex") in patterns
+        )
+
+    if isolates(pre, _EVERY_CHAR):
+        return "chars"
+    if isinstance(pre, Sequence) and len(pre.pretokenizers) == 2:
+        byte_level, split = pre.pretokenizers
+        if (
+            isinstance(byte_level, ByteLevel)
+            and not byte_level.use_regex
+            and not byte_level.add_prefix_space
+            and isolates(split, (".", *_EVERY_CHAR))
+        ):
+            return "bytes"
+    return None
+
+
+def _compile_units(tok: Tokenizer, model: WordLevel) -> Plan | str:
+    """The plan of a WordLevel tokenizer with one piece per byte or per code point (the
+    byte and character tokenizers of codetok.text), without a normalizer."""
+    if tok.normalizer is not None:
+        return f"the normalizer {tok.normalizer!r} has no native twin with WordLevel yet"
+    kind = _units_kind(tok.pre_tokenizer)
+    if kind is None:
+        return f"the pre-tokenizer {tok.pre_tokenizer!r} has no native twin with WordLevel yet"
+    entries = _added_entries(tok)
+    if isinstance(entries, str):
+        return entries
+    if _backend._CORE is None:
+        return "the native extension is not available"
+    vocab = model.vocab
+    byte_ids = [vocab.get(c, -1) for c in BYTE_TO_CHAR] if kind == "bytes" else []
+    chars = {} if kind == "bytes" else {t: i for t, i in vocab.items() if len(t) == 1}
+    unk_id = vocab.get(model.unk_token) if model.unk_token is not None else None
+    try:
+        native = _backend._CORE.WordLevelUnitsPipeline(
+            kind == "bytes",
+            byte_ids,
+            chars,
+            -1 if unk_id is None else unk_id,
+            entries[0],
+            "".join(sorted(RUST_WHITESPACE)),
+        )
+    except (TypeError, ValueError, OverflowError) as e:
+        return f"the vocabulary does not fit the native plan ({e})"
+    post = single_layouts(tok.post_processor)
+    return Plan(native, _VocabTokens(model.vocab_r), post, tok.added)
+
+
 def compile_plan(tok: Tokenizer) -> Plan | str:
     """The native plan of ``tok``, or the reason it runs the Python pipeline."""
     if not _enabled:
@@ -400,6 +465,8 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
     model = tok.model
     if isinstance(model, WordPiece) and type(model).encode_pieces is WordPiece.encode_pieces:
         return _compile_wordpiece(tok, model)
+    if type(model) is WordLevel:
+        return _compile_units(tok, model)
     if not isinstance(model, BPE) or type(model).encode_pieces is not BPE.encode_pieces:
         return f"the model {type(model).__name__} has no native pipeline yet"
     if model.dropout:

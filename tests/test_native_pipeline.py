@@ -198,6 +198,25 @@ def bert_raw(bert):
 
 
 @pytest.fixture(scope="module")
+def byte_tok():
+    """codetok.text's byte tokenizer (WordLevel over every UTF-8 byte)."""
+    from codetok.text import byte_tokenizer
+
+    return byte_tokenizer(["<|endoftext|>", "<mask>"])
+
+
+@pytest.fixture(scope="module")
+def char_tok():
+    """codetok.text's character tokenizer without NFC (WordLevel over every code point),
+    with a vocabulary learned from part of the texts so that other chars are unknown."""
+    from codetok.text import char_tokenizer
+
+    return char_tokenizer(
+        corpus=TEXTS[:8], normalizer=None, special_tokens=["<|endoftext|>", "<mask>"]
+    )
+
+
+@pytest.fixture(scope="module")
 def llama2(tmp_path_factory):
     """A SentencePiece BPE model (byte fallback, user-defined <mask>) trained in the tests,
     read the way transformers converts Llama-2: Prepend + Replace normalizers, BPE."""
@@ -250,6 +269,8 @@ TOKENIZERS = [
     "bert_cased",
     "bert_strip",
     "bert_raw",
+    "byte_tok",
+    "char_tok",
 ]
 
 
@@ -504,7 +525,7 @@ def test_truncation_and_padding_stay_on_arrays(request, name):
                     assert all((o._native is not None) is on_arrays for o in enc.overflowing)
                     assert len(enc.ids_array) == len(enc.ids)
                 batch = [text, text[:40], ""]
-                expected = python_path(lambda: tok.encode_batch(batch))
+                expected = python_path(lambda batch=batch: tok.encode_batch(batch))
                 got = tok.encode_batch(batch, num_threads=2)
                 assert [enc_state(e) for e in got] == [enc_state(e) for e in expected]
                 assert all((e._native is not None) is on_arrays for e in got)

@@ -1,0 +1,271 @@
+// Python binding of the native plans behind text_pipeline.hpp: ``_core.Pipeline`` (the BPE
+// family, pipeline.hpp, over a ``BpeCore``) and the factory ``_core.WordPiecePipeline``
+// (wordpiece_pipeline.hpp, over a ``WordPieceCore``) and ``_core.WordLevelUnitsPipeline``
+// (wordlevel_pipeline.hpp), which build a ``Pipeline`` too.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "bind_bpe.hpp"
+#include "bind_common.hpp"
+#include "bind_wordpiece.hpp"
+#include "pipeline.hpp"
+#include "text_pipeline.hpp"
+#include "wordlevel_pipeline.hpp"
+#include "wordpiece_pipeline.hpp"
+
+namespace codetok {
+namespace bind {
+namespace {
+
+// --------------------------------------------------------------------- byte pipeline
+class PipelineCore {
+  public:
+    // Byte-level when ``spm`` is false (``scanner``, ``add_prefix_space``, 256
+    // ``byte_symbols``); SentencePiece-style otherwise (``prepend``: a codetok::Prepend,
+    // ``meta``: the visible space, ``spm_words``: Metaspace's cuts are words; the scanner
+    // and byte symbols are not used).
+    PipelineCore(const BpeCore& bpe, int scanner, bool add_prefix_space,
+                 const py::list& byte_symbols, const py::list& raw, const py::list& norm,
+                 const py::str& whitespace, bool trims, bool spm, int prepend,
+                 const py::str& meta, bool spm_words) {
+        codetok::PipelineSpec spec;
+        spec.scanner = static_cast<codetok::Scanner>(scanner);
+        spec.add_prefix_space = add_prefix_space;
+        spec.spm = spm;
+        if (spm) {
+            std::vector<Cp> m = cps_of(meta);
+            if (m.size() != 1) throw py::value_error("meta must be one character");
+            if (prepend < 0 || prepend > 3) throw py::value_error("prepend must be 0..3");
+            spec.meta = m[0];
+            spec.prepend = static_cast<codetok::Prepend>(prepend);
+            spec.spm_words = spm_words;
+            // Cutting before the meta char is exact when no token holds a char then it.
+            const TokenTable& tt = bpe.table();
+            bool crossing = false;
+            for (size_t i = 0; i < tt.size() && !crossing; ++i) {
+                const auto id = static_cast<int32_t>(i);
+                if (!tt.has(id)) continue;
+                const Cp* c = tt.at(id);
+                for (size_t j = 1; j < tt.len(id); ++j)
+                    if (c[j] == spec.meta && c[j - 1] != spec.meta) crossing = true;
+            }
+            spec.spm_split = !crossing;
+        } else {
+            if (byte_symbols.size() != 256) throw py::value_error("byte_symbols must hold 256 ids");
+            for (size_t b = 0; b < 256; ++b)
+                spec.byte_symbol[b] = checked_id(byte_symbols[b], "byte symbol");
+        }
+        spec.has_value = bpe.present();
+        if (trims) {
+            const TokenTable& tt = bpe.table();
+            const size_t nv = tt.size();  // the spaces of each token string, for ByteLevel offset trimming
+            spec.lead.assign(nv, 0);
+            spec.trail.assign(nv, 0);
+            for (size_t i = 0; i < nv; ++i) {
+                const auto id = static_cast<int32_t>(i);
+                if (!tt.has(id)) continue;
+                spec.lead[i] = codetok::lead_spaces(tt.at(id), tt.len(id));
+                spec.trail[i] = codetok::trail_spaces(tt.at(id), tt.len(id));
+            }
+        }
+        std::vector<Cp> ws = cps_of(whitespace);
+        kernel_ = std::make_unique<codetok::Pipeline>(
+            bpe.kernel(), std::move(spec), added_matcher(raw, ws), added_matcher(norm, ws));
+    }
+    explicit PipelineCore(std::unique_ptr<codetok::TextPipeline> kernel)
+        : kernel_(std::move(kernel)) {}
+
+    // ``(ids, offsets, words, added)`` as numpy arrays, or None (the Python path decides).
+    py::object encode(const py::str& text, const py::handle& skip, int trim) const {
+        const StrView v = str_view(text.ptr());
+        std::vector<int32_t> sk = sorted_ids(skip);
+        codetok::Encoded out;
+        {
+            py::gil_scoped_release nogil;
+            with_units(v, [&](const auto* t, size_t n) { kernel_->encode(t, n, sk, trim, true, out); });
+        }
+        return arrays(out);
+    }
+
+    // Token ids only, as a list; None when the Python path must decide.
+    py::object encode_ids(const py::str& text, const py::handle& skip) const {
+        const StrView v = str_view(text.ptr());
+        std::vector<int32_t> sk = sorted_ids(skip);
+        codetok::Encoded out;
+        {
+            py::gil_scoped_release nogil;
+            with_units(v, [&](const auto* t, size_t n) { kernel_->encode(t, n, sk, 0, false, out); });
+        }
+        if (!out.ok) return py::none();
+        return int_list(out.ids.data(), out.ids.size());
+    }
+
+    // ``encode`` of every text on native threads; entries are None where it would be.
+    py::list encode_batch(const py::handle& texts, const py::handle& skip, int trim,
+                          long long threads) const {
+        std::vector<codetok::Encoded> outs = run(texts, skip, trim, true, threads);
+        py::list result(outs.size());
+        for (size_t k = 0; k < outs.size(); ++k)
+            PyList_SET_ITEM(result.ptr(), k, arrays(outs[k]).release().ptr());
+        return result;
+    }
+
+    py::list encode_ids_batch(const py::handle& texts, const py::handle& skip,
+                              long long threads) const {
+        std::vector<codetok::Encoded> outs = run(texts, skip, 0, false, threads);
+        py::list result(outs.size());
+        for (size_t k = 0; k < outs.size(); ++k) {
+            py::object o = outs[k].ok ? py::object(int_list(outs[k].ids.data(), outs[k].ids.size()))
+                                      : py::object(py::none());
+            PyList_SET_ITEM(result.ptr(), k, o.release().ptr());
+        }
+        return result;
+    }
+
+    // All ids of all texts in one int32 array, and the int64 bounds (text k is
+    // ids[bounds[k]:bounds[k + 1]]); None when any text needs the Python path.
+    py::object encode_flat(const py::handle& texts, const py::handle& skip,
+                           long long threads) const {
+        std::vector<codetok::Encoded> outs = run(texts, skip, 0, false, threads);
+        std::vector<int64_t> bounds{0};
+        for (const auto& o : outs) {
+            if (!o.ok) return py::none();
+            bounds.push_back(bounds.back() + static_cast<int64_t>(o.ids.size()));
+        }
+        py::array_t<int32_t> ids(static_cast<py::ssize_t>(bounds.back()));
+        int32_t* dst = ids.mutable_data();
+        for (const auto& o : outs) {
+            if (!o.ids.empty()) std::memcpy(dst, o.ids.data(), o.ids.size() * sizeof(int32_t));
+            dst += o.ids.size();
+        }
+        return py::make_tuple(ids, to_array(bounds, bounds.size(), 1));
+    }
+
+  private:
+    std::vector<codetok::Encoded> run(const py::handle& texts, const py::handle& skip, int trim,
+                                      bool want_offsets, long long threads) const {
+        // The strs stay alive and immutable in ``seq`` while the workers read them in place
+        // without the GIL.
+        py::object seq = py::reinterpret_steal<py::object>(
+            PySequence_Fast(texts.ptr(), "expected a list of str"));
+        if (!seq) throw py::error_already_set();
+        const size_t n = static_cast<size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
+        PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
+        std::vector<StrView> views(n);
+        for (size_t k = 0; k < n; ++k) views[k] = str_view(items[k]);
+        std::vector<int32_t> sk = sorted_ids(skip);
+        std::vector<codetok::Encoded> outs(n);
+        py::gil_scoped_release nogil;
+        // Longest texts first, so no thread is left with a long one at the end.
+        std::vector<size_t> order(n);
+        for (size_t k = 0; k < n; ++k) order[k] = k;
+        if (threads > 1)
+            std::stable_sort(order.begin(), order.end(),
+                             [&](size_t x, size_t y) { return views[x].n > views[y].n; });
+        parallel_for(n, threads, [&](size_t i) {
+            const size_t k = order[i];
+            with_units(views[k], [&](const auto* t, size_t len) {
+                kernel_->encode(t, len, sk, trim, want_offsets, outs[k]);
+            });
+        });
+        return outs;
+    }
+
+    static py::object arrays(const codetok::Encoded& out) {
+        if (!out.ok) return py::none();
+        const size_t n = out.ids.size();
+        return py::make_tuple(to_array(out.ids, n, 1), to_array(out.offsets, n, 2),
+                              to_array(out.words, n, 1), to_array(out.added, out.added.size() / 3, 3));
+    }
+
+    std::unique_ptr<codetok::TextPipeline> kernel_;
+};
+
+// The WordPiece plan (wordpiece_pipeline.hpp): ``bert`` is None (no normalizer) or
+// ``(clean_text, handle_chinese_chars, strip_accents, lowercase)``; ``unk_id`` -1 when the
+// unknown token is not in the vocabulary.
+PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert, long long unk_id,
+                                const py::list& raw, const py::str& whitespace) {
+    codetok::WordPieceSpec spec;
+    if (!bert.is_none()) {
+        py::tuple b = bert.cast<py::tuple>();
+        if (b.size() != 4) throw py::value_error("bert is (clean_text, chinese, strip, lower)");
+        spec.normalize = true;
+        spec.bert.clean_text = b[0].cast<bool>();
+        spec.bert.handle_chinese_chars = b[1].cast<bool>();
+        spec.bert.strip_accents = b[2].cast<bool>();
+        spec.bert.lowercase = b[3].cast<bool>();
+    }
+    spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
+    return PipelineCore(std::make_unique<codetok::WordPiecePipeline>(
+        wp.kernel(), spec, added_matcher(raw, cps_of(whitespace))));
+}
+
+// The one-token-per-unit WordLevel plan (wordlevel_pipeline.hpp): ``byte_ids`` holds the
+// 256 byte tokens' ids (-1: none) when ``bytes``; else ``chars`` maps one-char tokens to
+// ids. ``unk_id`` -1 when the unknown token is not in the vocabulary.
+PipelineCore wordlevel_units_pipeline(bool bytes, const py::list& byte_ids, const py::dict& chars,
+                                      long long unk_id, const py::list& raw,
+                                      const py::str& whitespace) {
+    codetok::WordLevelUnitsSpec spec;
+    spec.bytes = bytes;
+    if (bytes) {
+        if (byte_ids.size() != 256) throw py::value_error("byte_ids must hold 256 ids");
+        for (size_t b = 0; b < 256; ++b) {
+            const long long v = byte_ids[b].cast<long long>();
+            spec.byte_id[b] = v < 0 ? -1 : checked_id(byte_ids[b], "byte id");
+        }
+    } else {
+        constexpr Cp kDense = 0x3000;
+        spec.dense.assign(kDense, -1);
+        std::vector<Cp> buf;
+        for (auto item : chars) {
+            buf.clear();
+            append_cps(item.first.ptr(), buf);
+            if (buf.size() != 1) throw py::value_error("chars maps one-char tokens");
+            const int32_t id = checked_id(item.second, "token id");
+            if (buf[0] < kDense)
+                spec.dense[buf[0]] = id;
+            else
+                spec.sparse[buf[0]] = id;
+        }
+    }
+    spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
+    return PipelineCore(std::make_unique<codetok::WordLevelUnitsPipeline>(
+        std::move(spec), added_matcher(raw, cps_of(whitespace))));
+}
+
+}  // namespace
+}  // namespace bind
+}  // namespace codetok
+
+void bind_pipeline(py::module_& m) {
+    using codetok::bind::BpeCore;
+    using codetok::bind::PipelineCore;
+    py::class_<PipelineCore>(m, "Pipeline")
+        .def(py::init<const BpeCore&, int, bool, const py::list&, const py::list&,
+                      const py::list&, const py::str&, bool, bool, int, const py::str&, bool>(),
+             py::arg("bpe"), py::arg("scanner"), py::arg("add_prefix_space"),
+             py::arg("byte_symbols"), py::arg("raw_added"), py::arg("norm_added"),
+             py::arg("whitespace"), py::arg("trims"), py::arg("spm") = false,
+             py::arg("prepend") = 0, py::arg("meta") = "\u2581", py::arg("spm_words") = false)
+        .def("encode", &PipelineCore::encode, py::arg("text"), py::arg("skip"),
+             py::arg("trim"))
+        .def("encode_ids", &PipelineCore::encode_ids, py::arg("text"), py::arg("skip"))
+        .def("encode_batch", &PipelineCore::encode_batch, py::arg("texts"), py::arg("skip"),
+             py::arg("trim"), py::arg("threads"))
+        .def("encode_ids_batch", &PipelineCore::encode_ids_batch, py::arg("texts"),
+             py::arg("skip"), py::arg("threads"))
+        .def("encode_flat", &PipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),
+             py::arg("threads"));
+    m.def("WordPiecePipeline", &codetok::bind::wordpiece_pipeline, py::arg("wordpiece"),
+          py::arg("bert"), py::arg("unk_id"), py::arg("raw_added"), py::arg("whitespace"));
+    m.def("WordLevelUnitsPipeline", &codetok::bind::wordlevel_units_pipeline, py::arg("bytes"),
+          py::arg("byte_ids"), py::arg("chars"), py::arg("unk_id"), py::arg("raw_added"),
+          py::arg("whitespace"));
+}

@@ -1,0 +1,91 @@
+// See wordlevel_pipeline.hpp. Comments name the Python function each block mirrors.
+#include "wordlevel_pipeline.hpp"
+
+namespace codetok {
+
+// Reference: ``Tokenizer._splits`` + ``_encode_one`` (added tokens on the original text).
+template <class CharT>
+void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip,
+                                 bool want_offsets, Encoded& out) const {
+    out.clear();
+    const size_t expect = spec_.bytes ? n + n / 2 + 8 : n + 8;
+    out.ids.reserve(expect);
+    if (want_offsets) {
+        out.offsets.reserve(2 * expect);
+        out.words.reserve(expect);
+    }
+    int32_t word = 0;
+    std::vector<AddedSegment> segments;
+    if (raw_.empty()) {
+        segments.push_back(AddedSegment{-1, 0, n});
+    } else {
+        raw_.find(t, 0, n, skip, segments);
+    }
+    for (const AddedSegment& seg : segments) {
+        if (seg.entry >= 0) {
+            out.push_added(raw_.entry(seg.entry).id, seg.start, seg.end, want_offsets, word);
+        } else if (!units(t, seg.start, seg.end, want_offsets, word, out)) {
+            out.ok = false;
+            return;
+        }
+    }
+}
+
+// Reference: ``ByteLevel.split`` / ``Split.split`` (one piece per unit) and
+// ``WordLevel.encode_pieces`` (the unit's token, else the unknown token).
+template <class CharT>
+bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want_offsets,
+                                   int32_t& word, Encoded& out) const {
+    const int32_t unk = spec_.unk_id;
+    auto emit = [&](int32_t id, size_t i) {
+        if (id < 0) {
+            if (unk < 0) return false;
+            id = unk;
+        }
+        out.ids.push_back(id);
+        if (want_offsets) {
+            out.offsets.push_back(static_cast<int64_t>(i));
+            out.offsets.push_back(static_cast<int64_t>(i) + 1);
+            out.words.push_back(word);
+        }
+        ++word;
+        return true;
+    };
+    if (!spec_.bytes) {
+        for (size_t i = a; i < b; ++i)
+            if (!emit(char_id(t[i]), i)) return false;
+        return true;
+    }
+    uint8_t buf[4];
+    for (size_t i = a; i < b; ++i) {
+        const Cp c = t[i];
+        int m = 0;
+        if (c < 0x80) {
+            buf[m++] = static_cast<uint8_t>(c);
+        } else if (c < 0x800) {
+            buf[m++] = static_cast<uint8_t>(0xC0 | (c >> 6));
+            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            buf[m++] = static_cast<uint8_t>(0xE0 | (c >> 12));
+            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F));
+            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
+        } else {
+            buf[m++] = static_cast<uint8_t>(0xF0 | (c >> 18));
+            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F));
+            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F));
+            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
+        }
+        for (int q = 0; q < m; ++q)
+            if (!emit(spec_.byte_id[buf[q]], i)) return false;
+    }
+    return true;
+}
+
+template void WordLevelUnitsPipeline::run(const uint8_t*, size_t, const std::vector<int32_t>&,
+                                          bool, Encoded&) const;
+template void WordLevelUnitsPipeline::run(const uint16_t*, size_t, const std::vector<int32_t>&,
+                                          bool, Encoded&) const;
+template void WordLevelUnitsPipeline::run(const uint32_t*, size_t, const std::vector<int32_t>&,
+                                          bool, Encoded&) const;
+
+}  // namespace codetok

@@ -1,0 +1,67 @@
+// The native plan of a one-token-per-unit WordLevel tokenizer: every code point (the
+// character tokenizer, ``Split([\s\S], "isolated")``) or every UTF-8 byte (the byte
+// tokenizer, ``ByteLevel(use_regex=False)`` then ``Split(".", "isolated")``) is a word of
+// its own, looked up in the vocabulary, else the unknown token. Added tokens are matched
+// first; there is no normalizer. Offsets are the unit's original char (a byte's char).
+//
+// It runs what ``Tokenizer._encode_one`` does in Python (codetok/tokenizer.py) for these
+// components; codetok/_plan.py recognises them (codetok/text/byte_level.py and chars.py
+// build them).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "added.hpp"
+#include "text_pipeline.hpp"
+
+namespace codetok {
+
+struct WordLevelUnitsSpec {
+    bool bytes = false;                  // one token per UTF-8 byte, else per code point
+    std::array<int32_t, 256> byte_id{};  // bytes: the id of each byte's token (-1: unknown)
+    std::vector<int32_t> dense;          // chars: the id of code points below dense.size()
+    std::unordered_map<Cp, int32_t> sparse;  // chars: the others that have a token
+    int32_t unk_id = -1;                 // -1: no unknown token (the Python path raises)
+};
+
+class WordLevelUnitsPipeline final : public TextPipeline {
+  public:
+    WordLevelUnitsPipeline(WordLevelUnitsSpec spec, AddedMatcher raw)
+        : spec_(std::move(spec)), raw_(std::move(raw)) {}
+
+    // ``trim`` is not used. ``out.ok`` false: a unit is unknown and there is no unknown token.
+    void encode(const uint8_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
+                bool want_offsets, Encoded& out) const override {
+        run(t, n, skip, want_offsets, out);
+    }
+    void encode(const uint16_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
+                bool want_offsets, Encoded& out) const override {
+        run(t, n, skip, want_offsets, out);
+    }
+    void encode(const uint32_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
+                bool want_offsets, Encoded& out) const override {
+        run(t, n, skip, want_offsets, out);
+    }
+
+  private:
+    template <class CharT>
+    void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, bool want_offsets,
+             Encoded& out) const;
+    template <class CharT>
+    bool units(const CharT* t, size_t a, size_t b, bool want_offsets, int32_t& word,
+               Encoded& out) const;
+    int32_t char_id(Cp c) const {
+        if (c < spec_.dense.size()) return spec_.dense[c];
+        auto it = spec_.sparse.find(c);
+        return it == spec_.sparse.end() ? -1 : it->second;
+    }
+
+    WordLevelUnitsSpec spec_;
+    AddedMatcher raw_;
+};
+
+}  // namespace codetok
