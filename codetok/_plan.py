@@ -402,6 +402,7 @@ _EVERY_CHAR = ("[\\s\\S]", "(?s).")
 
 def _units_kind(pre: Any) -> str | None:
     """``"bytes"`` / ``"chars"`` when ``pre`` makes every UTF-8 byte / code point a piece."""
+
     def isolates(split: Any, patterns: tuple[str, ...]) -> bool:
         return (
             isinstance(split, Split)

@@ -31,11 +31,7 @@ def _float32_texts(rng: random.Random, n: int) -> list[str]:
 
 def _unigram_json(scores: list[str]) -> str:
     vocab = ",".join(f'["p{i}", {s}]' for i, s in enumerate(scores))
-    return (
-        '{"version": "1.0", "model": {"type": "Unigram", "unk_id": 0, "vocab": ['
-        + vocab
-        + "]}}"
-    )
+    return '{"version": "1.0", "model": {"type": "Unigram", "unk_id": 0, "vocab": [' + vocab + "]}}"
 
 
 def test_hf_float_is_what_hf_holds():
