@@ -9,7 +9,27 @@ namespace codetok {
 
 WordPiecePipeline::WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kernel,
                                      WordPieceSpec spec, AddedMatcher raw)
-    : kernel_(std::move(kernel)), spec_(spec), raw_(std::move(raw)) {}
+    : kernel_(std::move(kernel)), spec_(spec), raw_(std::move(raw)) {
+    // The ASCII table: what BertNormalizer (clean_text, lowercase; the other steps leave
+    // ASCII alone) and then BertPreTokenizer make of each char, from the same tables.
+    const bool clean = spec_.normalize && spec_.bert.clean_text;
+    const bool lower = spec_.normalize && spec_.bert.lowercase;
+    for (Cp c = 0; c < 128; ++c) {
+        const uint8_t f = bert::flags(c);
+        Cp n = lower && c >= 'A' && c <= 'Z' ? c + 32 : c;
+        uint8_t k = kWordChar;
+        if (clean && (f & bert::kDrop)) {
+            k = kDeleted;
+        } else if (f & bert::kSpace) {
+            k = kSpaceChar;
+            n = ' ';
+        } else if (f & bert::kPunct) {
+            k = kPunctChar;
+        }
+        ascii_class_[c] = k;
+        ascii_norm_[c] = n;
+    }
+}
 
 std::unique_ptr<WordPieceScratch> WordPiecePipeline::take_scratch() const {
     {
@@ -58,8 +78,59 @@ void WordPiecePipeline::run(const CharT* t, size_t n, const std::vector<int32_t>
 // Reference: ``BertNormalizer.normalize``, ``BertPreTokenizer.split`` and
 // ``WordPiece.encode_pieces`` of one stretch ``t[a:b]`` between added tokens.
 template <class CharT>
+bool WordPiecePipeline::ascii_segment(const CharT* t, size_t a, size_t b, bool want_offsets,
+                                      Scratch& w, int32_t& word, Encoded& out) const {
+    for (size_t i = a; i < b; ++i)
+        if (t[i] >= 0x80 || ascii_class_[t[i]] == kDeleted) return false;
+    size_t i = a;
+    while (i < b) {
+        const uint8_t k = ascii_class_[t[i]];
+        if (k == kSpaceChar) {
+            ++i;
+            continue;
+        }
+        size_t j = i + 1;
+        if (k == kWordChar)
+            while (j < b && ascii_class_[t[j]] == kWordChar) ++j;
+        w.word.clear();
+        for (size_t q = i; q < j; ++q) w.word.push_back(ascii_norm_[t[q]]);
+        if (!emit_word(w.word.data(), j - i, nullptr, i, want_offsets, w, word, out)) return true;
+        i = j;
+    }
+    return true;
+}
+
+bool WordPiecePipeline::emit_word(const Cp* s, size_t n, const uint32_t* src, size_t first,
+                                  bool want_offsets, Scratch& w, int32_t& word,
+                                  Encoded& out) const {
+    const int32_t* ids;
+    const int64_t* lens;
+    size_t count;
+    if (!word_tokens(s, n, w, ids, lens, count)) {
+        out.ok = false;
+        return false;
+    }
+    out.ids.insert(out.ids.end(), ids, ids + count);
+    if (want_offsets) {
+        size_t pos = 0;
+        for (size_t j = 0; j < count; ++j) {
+            const size_t end = pos + static_cast<size_t>(lens[j]);
+            const size_t s0 = src == nullptr ? first + pos : first + src[pos];
+            const size_t s1 = src == nullptr ? first + end - 1 : first + src[end - 1];
+            out.offsets.push_back(static_cast<int64_t>(s0));
+            out.offsets.push_back(static_cast<int64_t>(s1) + 1);
+            out.words.push_back(word);
+            pos = end;
+        }
+    }
+    ++word;
+    return true;
+}
+
+template <class CharT>
 void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b, bool want_offsets,
                                 Scratch& w, int32_t& word, Encoded& out) const {
+    if (ascii_segment(t, a, b, want_offsets, w, word, out)) return;
     NormalizedText& nt = w.norm;
     if (spec_.normalize) {
         bert_normalize(spec_.bert, t, a, b, nt);
@@ -76,25 +147,8 @@ void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b, bool want_of
     for (size_t k = 0; k < w.bounds.size(); k += 2) {
         const size_t p0 = w.bounds[k];
         const size_t p1 = w.bounds[k + 1];
-        const int32_t* ids;
-        const int64_t* lens;
-        size_t count;
-        if (!word_tokens(s + p0, p1 - p0, w, ids, lens, count)) {
-            out.ok = false;
+        if (!emit_word(s + p0, p1 - p0, nt.src.data() + p0, a, want_offsets, w, word, out))
             return;
-        }
-        out.ids.insert(out.ids.end(), ids, ids + count);
-        if (want_offsets) {
-            size_t pos = p0;
-            for (size_t j = 0; j < count; ++j) {
-                const size_t end = pos + static_cast<size_t>(lens[j]);
-                out.offsets.push_back(static_cast<int64_t>(a + nt.src[pos]));
-                out.offsets.push_back(static_cast<int64_t>(a + nt.src[end - 1]) + 1);
-                out.words.push_back(word);
-                pos = end;
-            }
-        }
-        ++word;
     }
 }
 

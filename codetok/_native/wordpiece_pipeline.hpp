@@ -8,6 +8,7 @@
 // supported and builds the plan.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -28,6 +29,7 @@ struct WordPieceSpec {
 
 struct WordPieceScratch {
     PieceCache cache;
+    std::vector<Cp> word;  // an ASCII word, normalized (the fast path)
     std::vector<AddedSegment> raw;
     NormalizedText norm;
     std::vector<uint32_t> bounds;
@@ -63,11 +65,25 @@ class WordPiecePipeline final : public TextPipeline {
     template <class CharT>
     void segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
                  int32_t& word, Encoded& out) const;
+    // The same for a stretch of ASCII chars none of which the normalizer deletes: one pass,
+    // no normalized copy. False (nothing done) when the stretch does not qualify.
+    template <class CharT>
+    bool ascii_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
+                       int32_t& word, Encoded& out) const;
+    // Appends the tokens of one word (normalized chars ``s[0:n]``) whose k-th char is the
+    // original char ``src[k]`` (``src`` null: ``first + k``).
+    bool emit_word(const Cp* s, size_t n, const uint32_t* src, size_t first, bool want_offsets,
+                   Scratch& w, int32_t& word, Encoded& out) const;
     // False when the word is unknown and there is no unknown token.
     bool word_tokens(const Cp* s, size_t n, Scratch& w, const int32_t*& ids,
                      const int64_t*& lens, size_t& count) const;
     std::unique_ptr<Scratch> take_scratch() const;
     void give_scratch(std::unique_ptr<Scratch> w) const;
+
+    // What an ASCII char is to the normalizer and the pre-tokenizer, and its normalized form.
+    enum AsciiClass : uint8_t { kWordChar = 0, kSpaceChar = 1, kPunctChar = 2, kDeleted = 3 };
+    std::array<uint8_t, 128> ascii_class_{};
+    std::array<Cp, 128> ascii_norm_{};
 
     std::shared_ptr<const WordPieceKernel> kernel_;
     WordPieceSpec spec_;
