@@ -584,18 +584,25 @@ class BatchEncoding(UserDict):
     def __init__(
         self,
         data: dict[str, Any] | None = None,
-        encodings: Sequence[Encoding] | None = None,
+        encodings: Sequence[Encoding] | Callable[[], Sequence[Encoding]] | None = None,
         tensor_type: str | None = None,
         n_sequences: int | None = None,
     ) -> None:
         super().__init__(data or {})
-        self.encodings = list(encodings) if encodings is not None else None
+        if callable(encodings):
+            # Built on first access (the array path of __call__ makes none itself).
+            self._make_encodings = encodings
+        else:
+            self.encodings = list(encodings) if encodings is not None else None
         self.n_sequences = n_sequences
         if tensor_type is not None:
             self.convert_to_tensors(tensor_type)
 
     def __getattr__(self, name: str) -> Any:
-        if name in ("data", "encodings", "n_sequences"):
+        if name == "encodings" and "_make_encodings" in self.__dict__:
+            self.encodings = list(self.__dict__.pop("_make_encodings")())
+            return self.encodings
+        if name in ("data", "encodings", "n_sequences", "_make_encodings"):
             raise AttributeError(name)
         try:
             return self.data[name]

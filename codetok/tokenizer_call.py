@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .encoding import BatchEncoding, Encoding
 from .errors import ConfigurationError
+from .tokenizer_call_arrays import array_call
 from .truncation_padding import TRUNCATION_STRATEGIES, UNLIMITED
 
 if TYPE_CHECKING:
@@ -79,6 +80,59 @@ def call(
     else:
         batch = [(text, text_pair)] if text_pair else [text]
 
+    want_types = (
+        "token_type_ids" in tok.model_input_names
+        if return_token_type_ids is None
+        else return_token_type_ids
+    )
+    want_mask = (
+        "attention_mask" in tok.model_input_names
+        if return_attention_mask is None
+        else return_attention_mask
+    )
+    if (
+        return_tensors is not None
+        and text_pair is None
+        and not is_split_into_words
+        and not (
+            return_overflowing_tokens
+            or return_special_tokens_mask
+            or return_offsets_mapping
+            or return_length
+            or return_position_ids
+        )
+    ):
+        # Straight to arrays when the plan allows; the encodings come from this path.
+        fast = array_call(
+            tok,
+            batch,
+            add_special_tokens,
+            pad_strategy,
+            trunc_strategy,
+            max_length,
+            stride,
+            pad_to_multiple_of,
+            padding_side or tok.padding_side,
+            return_tensors,
+            want_types,
+            want_mask,
+            lambda: (
+                call(
+                    tok,
+                    text,
+                    add_special_tokens=add_special_tokens,
+                    padding=padding,
+                    truncation=truncation,
+                    max_length=max_length,
+                    stride=stride,
+                    pad_to_multiple_of=pad_to_multiple_of,
+                    padding_side=padding_side,
+                ).encodings
+            ),
+        )
+        if fast is not None:
+            return fast
+
     saved = (tok._truncation, tok._padding)
     try:
         if trunc_strategy is None:
@@ -111,16 +165,6 @@ def call(
     finally:
         tok._truncation, tok._padding = saved
 
-    want_types = (
-        "token_type_ids" in tok.model_input_names
-        if return_token_type_ids is None
-        else return_token_type_ids
-    )
-    want_mask = (
-        "attention_mask" in tok.model_input_names
-        if return_attention_mask is None
-        else return_attention_mask
-    )
     data: dict[str, list[Any]] = {"input_ids": []}
     if want_types:
         data["token_type_ids"] = []
