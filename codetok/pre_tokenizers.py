@@ -624,9 +624,24 @@ class Split(_RegexSplit):
         self.pattern = pattern_from_any(pattern)
         self.behavior = _behavior(behavior)
         self.invert = invert
-        self._regex = compile_pattern(self.pattern)
         self._behavior = self.behavior
         self._invert = invert
+        from ._scanners import scanner_for  # (_scanners imports this module)
+
+        text = self.pattern.get("Regex")
+        if text is None or scanner_for(text) is None:
+            object.__setattr__(self, "_compiled", compile_pattern(self.pattern))
+        # Else a native scanner's pattern, known to compile: compiled on first Python use
+        # (the o200k pattern over its pinned classes takes ~60 ms), so loading a tokenizer
+        # whose plan runs natively does not pay for it.
+
+    @property
+    def _regex(self) -> regex.Pattern[str]:
+        compiled = self.__dict__.get("_compiled")
+        if compiled is None:
+            compiled = compile_pattern(self.pattern)
+            object.__setattr__(self, "_compiled", compiled)  # not a change of the component
+        return compiled
 
     def to_dict(self) -> dict[str, Any]:
         return {
