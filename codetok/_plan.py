@@ -40,7 +40,15 @@ from ._serde import CHANGES
 from .encoding import Encoding, NativeArrays
 from .models import BPE, WordLevel, WordPiece, _backend
 from .normalizers import RUST_WHITESPACE
-from .pre_tokenizers import GPT2_PATTERN, BertPreTokenizer, ByteLevel, Metaspace, Sequence, Split
+from .pre_tokenizers import (
+    GPT2_PATTERN,
+    BertPreTokenizer,
+    ByteLevel,
+    Metaspace,
+    Sequence,
+    Split,
+    WhitespaceSplit,
+)
 from .processors import BertProcessing, RobertaProcessing, TemplateProcessing
 from .processors import ByteLevel as ByteLevelProcessor
 from .processors import Sequence as PostSequence
@@ -401,7 +409,8 @@ _EVERY_CHAR = ("[\\s\\S]", "(?s).")
 
 
 def _units_kind(pre: Any) -> str | None:
-    """``"bytes"`` / ``"chars"`` when ``pre`` makes every UTF-8 byte / code point a piece."""
+    """``"bytes"`` / ``"chars"`` / ``"words"`` when ``pre`` makes every UTF-8 byte / code
+    point / run of non-whitespace a piece."""
 
     def isolates(split: Any, patterns: tuple[str, ...]) -> bool:
         return (
@@ -413,6 +422,8 @@ def _units_kind(pre: Any) -> str | None:
 
     if isolates(pre, _EVERY_CHAR):
         return "chars"
+    if type(pre) is WhitespaceSplit:
+        return "words"
     if isinstance(pre, Sequence) and len(pre.pretokenizers) == 2:
         byte_level, split = pre.pretokenizers
         if (
@@ -440,13 +451,16 @@ def _compile_units(tok: Tokenizer, model: WordLevel) -> Plan | str:
         return "the native extension is not available"
     vocab = model.vocab
     byte_ids = [vocab.get(c, -1) for c in BYTE_TO_CHAR] if kind == "bytes" else []
-    chars = {} if kind == "bytes" else {t: i for t, i in vocab.items() if len(t) == 1}
+    if kind == "chars":
+        table = {t: i for t, i in vocab.items() if len(t) == 1}
+    else:
+        table = vocab if kind == "words" else {}
     unk_id = vocab.get(model.unk_token) if model.unk_token is not None else None
     try:
         native = _backend._CORE.WordLevelUnitsPipeline(
-            kind == "bytes",
+            {"chars": 0, "bytes": 1, "words": 2}[kind],
             byte_ids,
-            chars,
+            table,
             -1 if unk_id is None else unk_id,
             entries[0],
             "".join(sorted(RUST_WHITESPACE)),

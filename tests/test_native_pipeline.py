@@ -217,6 +217,15 @@ def char_tok():
 
 
 @pytest.fixture(scope="module")
+def words_tok():
+    """codetok.text's whitespace tokenizer (WhitespaceSplit + WordLevel), a vocabulary learned
+    from part of the texts so that other words are unknown."""
+    from codetok.text import whitespace_tokenizer
+
+    return whitespace_tokenizer(corpus=TEXTS[:8], special_tokens=["<|endoftext|>", "<mask>"])
+
+
+@pytest.fixture(scope="module")
 def llama2(tmp_path_factory):
     """A SentencePiece BPE model (byte fallback, user-defined <mask>) trained in the tests,
     read the way transformers converts Llama-2: Prepend + Replace normalizers, BPE."""
@@ -271,6 +280,7 @@ TOKENIZERS = [
     "bert_raw",
     "byte_tok",
     "char_tok",
+    "words_tok",
 ]
 
 

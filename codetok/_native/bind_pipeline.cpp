@@ -206,33 +206,43 @@ PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert,
         wp.kernel(), spec, added_matcher(raw, cps_of(whitespace))));
 }
 
-// The one-token-per-unit WordLevel plan (wordlevel_pipeline.hpp): ``byte_ids`` holds the
-// 256 byte tokens' ids (-1: none) when ``bytes``; else ``chars`` maps one-char tokens to
-// ids. ``unk_id`` -1 when the unknown token is not in the vocabulary.
-PipelineCore wordlevel_units_pipeline(bool bytes, const py::list& byte_ids, const py::dict& chars,
+// The WordLevel plan without a regex (wordlevel_pipeline.hpp): ``units`` 0 (code points:
+// ``vocab`` maps one-char tokens), 1 (UTF-8 bytes: ``byte_ids`` holds the 256 byte tokens'
+// ids, -1: none) or 2 (whitespace-separated words: ``vocab`` is the whole vocabulary).
+// ``unk_id`` -1 when the unknown token is not in the vocabulary.
+PipelineCore wordlevel_units_pipeline(int units, const py::list& byte_ids, const py::dict& vocab,
                                       long long unk_id, const py::list& raw,
                                       const py::str& whitespace) {
+    if (units < 0 || units > 2) throw py::value_error("units must be 0, 1 or 2");
     codetok::WordLevelUnitsSpec spec;
-    spec.bytes = bytes;
-    if (bytes) {
+    spec.units = static_cast<codetok::WordLevelUnits>(units);
+    std::vector<Cp> buf;
+    if (spec.units == codetok::WordLevelUnits::Bytes) {
         if (byte_ids.size() != 256) throw py::value_error("byte_ids must hold 256 ids");
         for (size_t b = 0; b < 256; ++b) {
             const long long v = byte_ids[b].cast<long long>();
             spec.byte_id[b] = v < 0 ? -1 : checked_id(byte_ids[b], "byte id");
         }
-    } else {
+    } else if (spec.units == codetok::WordLevelUnits::Chars) {
         constexpr Cp kDense = 0x3000;
         spec.dense.assign(kDense, -1);
-        std::vector<Cp> buf;
-        for (auto item : chars) {
+        for (auto item : vocab) {
             buf.clear();
             append_cps(item.first.ptr(), buf);
-            if (buf.size() != 1) throw py::value_error("chars maps one-char tokens");
+            if (buf.size() != 1) throw py::value_error("vocab maps one-char tokens");
             const int32_t id = checked_id(item.second, "token id");
             if (buf[0] < kDense)
                 spec.dense[buf[0]] = id;
             else
                 spec.sparse[buf[0]] = id;
+        }
+    } else {
+        spec.words = std::make_shared<codetok::StrMap>();
+        for (auto item : vocab) {
+            buf.clear();
+            append_cps(item.first.ptr(), buf);
+            const int32_t id = checked_id(item.second, "token id");
+            spec.words->insert(buf.data(), buf.size(), codetok::StrMap::Entry{id, 0}, true);
         }
     }
     spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
@@ -265,7 +275,7 @@ void bind_pipeline(py::module_& m) {
              py::arg("threads"));
     m.def("WordPiecePipeline", &codetok::bind::wordpiece_pipeline, py::arg("wordpiece"),
           py::arg("bert"), py::arg("unk_id"), py::arg("raw_added"), py::arg("whitespace"));
-    m.def("WordLevelUnitsPipeline", &codetok::bind::wordlevel_units_pipeline, py::arg("bytes"),
-          py::arg("byte_ids"), py::arg("chars"), py::arg("unk_id"), py::arg("raw_added"),
+    m.def("WordLevelUnitsPipeline", &codetok::bind::wordlevel_units_pipeline, py::arg("units"),
+          py::arg("byte_ids"), py::arg("vocab"), py::arg("unk_id"), py::arg("raw_added"),
           py::arg("whitespace"));
 }

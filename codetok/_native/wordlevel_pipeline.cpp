@@ -1,6 +1,8 @@
 // See wordlevel_pipeline.hpp. Comments name the Python function each block mirrors.
 #include "wordlevel_pipeline.hpp"
 
+#include "bert_tables.hpp"
+
 namespace codetok {
 
 // Reference: ``Tokenizer._splits`` + ``_encode_one`` (added tokens on the original text).
@@ -8,7 +10,7 @@ template <class CharT>
 void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip,
                                  bool want_offsets, Encoded& out) const {
     out.clear();
-    const size_t expect = spec_.bytes ? n + n / 2 + 8 : n + 8;
+    const size_t expect = spec_.units == WordLevelUnits::Bytes ? n + n / 2 + 8 : n / 2 + 8;
     out.ids.reserve(expect);
     if (want_offsets) {
         out.offsets.reserve(2 * expect);
@@ -51,9 +53,38 @@ bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want
         ++word;
         return true;
     };
-    if (!spec_.bytes) {
+    if (spec_.units == WordLevelUnits::Chars) {
         for (size_t i = a; i < b; ++i)
             if (!emit(char_id(t[i]), i)) return false;
+        return true;
+    }
+    if (spec_.units == WordLevelUnits::WhitespaceWords) {
+        // Reference: ``WhitespaceSplit.split`` (Rust's char::is_whitespace, bert::kSpace).
+        std::vector<Cp> piece;
+        size_t i = a;
+        while (i < b) {
+            if (bert::flags(t[i]) & bert::kSpace) {
+                ++i;
+                continue;
+            }
+            size_t j = i;
+            while (j < b && !(bert::flags(t[j]) & bert::kSpace)) ++j;
+            piece.assign(t + i, t + j);
+            const StrMap::Entry* e = spec_.words->find(piece.data(), piece.size());
+            int32_t id = e == nullptr ? -1 : e->value;
+            if (id < 0) {
+                if (unk < 0) return false;
+                id = unk;
+            }
+            out.ids.push_back(id);
+            if (want_offsets) {
+                out.offsets.push_back(static_cast<int64_t>(i));
+                out.offsets.push_back(static_cast<int64_t>(j));
+                out.words.push_back(word);
+            }
+            ++word;
+            i = j;
+        }
         return true;
     }
     uint8_t buf[4];

@@ -1,8 +1,9 @@
-// The native plan of a one-token-per-unit WordLevel tokenizer: every code point (the
-// character tokenizer, ``Split([\s\S], "isolated")``) or every UTF-8 byte (the byte
-// tokenizer, ``ByteLevel(use_regex=False)`` then ``Split(".", "isolated")``) is a word of
-// its own, looked up in the vocabulary, else the unknown token. Added tokens are matched
-// first; there is no normalizer. Offsets are the unit's original char (a byte's char).
+// The native plan of a WordLevel tokenizer whose pieces need no regex: every code point
+// (the character tokenizer, ``Split([\s\S], "isolated")``), every UTF-8 byte (the byte
+// tokenizer, ``ByteLevel(use_regex=False)`` then ``Split(".", "isolated")``), or every
+// run of non-whitespace (``WhitespaceSplit``: the whitespace tokenizer) is a word of its
+// own, looked up in the vocabulary, else the unknown token. Added tokens are matched
+// first; there is no normalizer. Offsets are the piece's original chars (a byte's char).
 //
 // It runs what ``Tokenizer._encode_one`` does in Python (codetok/tokenizer.py) for these
 // components; codetok/_plan.py recognises them (codetok/text/byte_level.py and chars.py
@@ -16,15 +17,19 @@
 #include <vector>
 
 #include "added.hpp"
+#include "common.hpp"
 #include "text_pipeline.hpp"
 
 namespace codetok {
 
+enum class WordLevelUnits : int { Chars = 0, Bytes = 1, WhitespaceWords = 2 };
+
 struct WordLevelUnitsSpec {
-    bool bytes = false;                  // one token per UTF-8 byte, else per code point
+    WordLevelUnits units = WordLevelUnits::Chars;
     std::array<int32_t, 256> byte_id{};  // bytes: the id of each byte's token (-1: unknown)
     std::vector<int32_t> dense;          // chars: the id of code points below dense.size()
     std::unordered_map<Cp, int32_t> sparse;  // chars: the others that have a token
+    std::shared_ptr<StrMap> words;       // whitespace words: every token -> id
     int32_t unk_id = -1;                 // -1: no unknown token (the Python path raises)
 };
 
