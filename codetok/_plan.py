@@ -24,8 +24,8 @@ WordPiece (BERT-style): ``BertNormalizer`` (any options) or no normalizer,
 One sequence with truncation (windows, stride, either direction) and padding stays on
 the arrays when no offsets are trimmed (:meth:`Plan.truncate_finish`,
 ``Encoding.pad``). WordLevel with one piece per UTF-8 byte (``ByteLevel(use_regex=False)``
-then ``Split(".")``) or per code point (``Split("[\\s\\S]")``), no normalizer: the byte
-and character tokenizers of ``codetok.text``. Everything else runs in Python with
+then ``Split(".")``), per code point (``Split("[\\s\\S]")``) or per ``WhitespaceSplit``
+word, no normalizer: the byte, character and whitespace tokenizers of ``codetok.text``. Everything else runs in Python with
 identical output.
 """
 
