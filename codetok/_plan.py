@@ -289,7 +289,7 @@ def plan_key(tok: Tokenizer) -> tuple[Any, ...]:
         getattr(model, "unk_token", None),
         getattr(model, "continuing_subword_prefix", None),
         getattr(model, "max_input_chars_per_word", None),
-        len(model.vocab) if type(model) is WordLevel else None,
+        (id(model.vocab), len(model.vocab), model._version) if type(model) is WordLevel else None,
         id(tok.normalizer),
         id(pre),
         tuple(map(id, pre.pretokenizers)) if isinstance(pre, Sequence) else None,

@@ -224,6 +224,15 @@ class Encoding:
         e.sequence_ranges = {}
         return e
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Lists only: the native arrays' token builder does not pickle.
+        self._materialize()
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+
     def _materialize(self) -> None:
         """Build every list from the native arrays (before any list is replaced)."""
         if self._native is not None:
@@ -600,7 +609,8 @@ class BatchEncoding(UserDict):
 
     def __getattr__(self, name: str) -> Any:
         if name == "encodings" and "_make_encodings" in self.__dict__:
-            self.encodings = list(self.__dict__.pop("_make_encodings")())
+            self.encodings = list(self.__dict__["_make_encodings"]())
+            del self.__dict__["_make_encodings"]  # only once built (a failure can be retried)
             return self.encodings
         if name in ("data", "encodings", "n_sequences", "_make_encodings"):
             raise AttributeError(name)
@@ -617,6 +627,12 @@ class BatchEncoding(UserDict):
                 )
             return self.encodings[key]
         return self.data[key]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Encodings still to be built are built now: a builder does not pickle.
+        if "_make_encodings" in self.__dict__:
+            self.encodings  # noqa: B018 - builds them
+        return self.__dict__.copy()
 
     def keys(self):  # noqa: D102 - dict protocol
         return self.data.keys()

@@ -630,17 +630,20 @@ class Split(_RegexSplit):
 
         text = self.pattern.get("Regex")
         if text is None or scanner_for(text) is None:
-            object.__setattr__(self, "_compiled", compile_pattern(self.pattern))
+            self._regex  # noqa: B018 - compiles now: a bad pattern raises here
         # Else a native scanner's pattern, known to compile: compiled on first Python use
         # (the o200k pattern over its pinned classes takes ~60 ms), so loading a tokenizer
         # whose plan runs natively does not pay for it.
 
     @property
     def _regex(self) -> regex.Pattern[str]:
+        # Recompiled when ``pattern`` was replaced in place, as the native plan is.
         compiled = self.__dict__.get("_compiled")
-        if compiled is None:
+        if compiled is None or self.__dict__.get("_compiled_for") != self.pattern:
             compiled = compile_pattern(self.pattern)
-            object.__setattr__(self, "_compiled", compiled)  # not a change of the component
+            # Not changes of the component (they would invalidate compiled plans).
+            object.__setattr__(self, "_compiled", compiled)
+            object.__setattr__(self, "_compiled_for", dict(self.pattern))
         return compiled
 
     def to_dict(self) -> dict[str, Any]:

@@ -116,18 +116,18 @@ def call(
             return_tensors,
             want_types,
             want_mask,
-            lambda: (
-                call(
-                    tok,
-                    text,
+            _later_encodings(
+                tok,
+                list(batch) if is_batched else batch[0],
+                dict(
                     add_special_tokens=add_special_tokens,
                     padding=padding,
                     truncation=truncation,
                     max_length=max_length,
                     stride=stride,
                     pad_to_multiple_of=pad_to_multiple_of,
-                    padding_side=padding_side,
-                ).encodings
+                    padding_side=padding_side or tok.padding_side,
+                ),
             ),
         )
         if fast is not None:
@@ -207,6 +207,23 @@ def call(
             out.encodings,
         )
     return out
+
+
+def _later_encodings(tok: Tokenizer, text: Any, options: dict[str, Any]) -> Any:
+    """What builds the encodings of an array-path call when they are first read: the
+    general path on the same texts (copied now) with the same options and truncation side
+    (tokenizer changes made in between, such as added tokens, do show)."""
+    truncation_side = tok.truncation_side
+
+    def build() -> list[Encoding]:
+        saved = tok.truncation_side
+        tok.truncation_side = truncation_side
+        try:
+            return call(tok, text, **options).encodings  # type: ignore[return-value]
+        finally:
+            tok.truncation_side = saved
+
+    return build
 
 
 def strategies(

@@ -52,6 +52,19 @@ def array_call(
         return None
     if trunc not in (None, "longest_first", "only_first"):
         return None
+    # Settings the general path validates (and rejects with its own errors) go there.
+    side = padding_side.lower() if isinstance(padding_side, str) else None
+    trunc_side = tok.truncation_side.lower() if isinstance(tok.truncation_side, str) else None
+    if side not in ("left", "right") or trunc_side not in ("left", "right"):
+        return None
+    if type(stride) is not int or stride < 0:
+        return None
+    if max_length is not None and type(max_length) is not int:
+        return None
+    if pad_to_multiple_of is not None and (
+        type(pad_to_multiple_of) is not int or pad_to_multiple_of <= 0
+    ):
+        return None
     if any(type(t) is not str for t in texts):
         return None
     plan = tok._plan()
@@ -81,7 +94,7 @@ def array_call(
         if room <= 0 or stride >= room:
             return None  # the general path raises its error (when a text is cut)
         keep = np.minimum(lens, room)
-        if tok.truncation_side == "left":
+        if trunc_side == "left":
             starts = starts + (lens - keep)
     rows_len = keep + (nb + na)
     n = len(texts)
@@ -96,7 +109,7 @@ def array_call(
             return None
         if pad_to_multiple_of and width % pad_to_multiple_of:
             width += pad_to_multiple_of - width % pad_to_multiple_of
-    left = padding_side == "left"
+    left = side == "left"
     shift = (width - rows_len) if left else np.zeros(n, dtype=np.int64)
     input_ids = np.full((n, width), pad_id, dtype=np.int64)
     types = np.zeros((n, width), dtype=np.int64)

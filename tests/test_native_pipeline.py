@@ -554,3 +554,28 @@ def test_truncation_and_padding_stay_on_arrays(request, name):
             tok.enable_truncation(**saved_trunc)
         if saved_pad:
             tok.enable_padding(**saved_pad)
+
+
+def test_wordlevel_and_split_changes_are_seen(char_tok, cl100k):
+    vocab = char_tok.model.vocab
+    before = char_tok.encode("abc").ids
+    vocab["a"], vocab["b"] = vocab["b"], vocab["a"]
+    char_tok.model._rebuild()
+    try:
+        assert_same_encode(char_tok, "abc")
+        assert char_tok.encode("abc").ids != before
+    finally:
+        vocab["a"], vocab["b"] = vocab["b"], vocab["a"]
+        char_tok.model._rebuild()
+    assert char_tok.encode("abc").ids == before
+    from codetok.pre_tokenizers import GPT2_PATTERN
+
+    split = cl100k.pre_tokenizer.pretokenizers[0]
+    old = split.pattern
+    python_path(lambda: cl100k.encode("1234567"))  # the Python regex is compiled now
+    split.pattern = {"Regex": GPT2_PATTERN}
+    try:
+        assert_same_encode(cl100k, "1234567 it's")
+    finally:
+        split.pattern = old
+    assert_same_encode(cl100k, "1234567 it's")

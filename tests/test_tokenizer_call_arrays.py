@@ -121,3 +121,49 @@ def test_encodings_built_on_request(bert):
     assert got.word_ids(2) == expected.word_ids(2)
     assert got.tokens(0) == expected.tokens(0)
     assert got[1].ids == expected.encodings[1].ids
+
+
+def test_sides_and_bad_settings_as_general_path(bert):
+    texts = ["hello world how are you", "hi"]
+    saved = bert.padding_side, bert.truncation_side
+    try:
+        got = bert(texts, padding=True, padding_side="Left", return_tensors="np")
+        expected = general(bert, texts, padding=True, padding_side="Left", return_tensors="np")
+        assert got["input_ids"].tolist() == expected["input_ids"].tolist()
+        bert.truncation_side = "Left"
+        kwargs = dict(truncation=True, max_length=4, padding=True, return_tensors="np")
+        assert (
+            bert(texts, **kwargs)["input_ids"].tolist()
+            == general(bert, texts, **kwargs)["input_ids"].tolist()
+        )
+        bert.truncation_side = "right"
+        for bad in [
+            dict(padding=True, padding_side="middle"),
+            dict(truncation=True, max_length=5, padding=True, stride=-1),
+            dict(truncation=True, max_length=8.0, padding=True),
+            dict(padding=True, pad_to_multiple_of=-4),
+        ]:
+            with pytest.raises(Exception) as general_error:
+                general(bert, texts, return_tensors="np", **bad)
+            with pytest.raises(type(general_error.value)):
+                bert(texts, return_tensors="np", **bad)
+    finally:
+        bert.padding_side, bert.truncation_side = saved
+
+
+def test_later_encodings_are_those_of_the_call(bert):
+    import pickle
+
+    texts = ["a b c d", "hello"]
+    got = bert(texts, padding=True, return_tensors="np")
+    saved = bert.padding_side
+    try:
+        bert.padding_side = "left"
+        texts.append("zzz")
+        texts[0] = "bye"
+        encodings = got.encodings
+    finally:
+        bert.padding_side = saved
+    assert [e.ids for e in encodings] == got["input_ids"].tolist()
+    again = pickle.loads(pickle.dumps(bert(["x y", "z"], padding=True, return_tensors="np")))
+    assert [e.ids for e in again.encodings] == again["input_ids"].tolist()

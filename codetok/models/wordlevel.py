@@ -29,7 +29,9 @@ class WordLevel(Model):
         self._rebuild()
 
     def _rebuild(self) -> None:
+        """Call after changing ``vocab`` in place (compiled native plans see it then)."""
         self.vocab_r = {i: t for t, i in self.vocab.items()}
+        self._version = getattr(self, "_version", 0) + 1
 
     def _unk(self, piece: str) -> int:
         uid = self.vocab.get(self.unk_token) if self.unk_token is not None else None
