@@ -24,6 +24,31 @@ inline int utf8_len(Cp c) {
     return 4;
 }
 
+// The UTF-8 bytes of ``c`` into ``buf`` (room for 4); returns their count. Surrogates are
+// encoded like any other BMP code point.
+inline int utf8_encode(Cp c, uint8_t* buf) {
+    if (c < 0x80) {
+        buf[0] = static_cast<uint8_t>(c);
+        return 1;
+    }
+    if (c < 0x800) {
+        buf[0] = static_cast<uint8_t>(0xC0 | (c >> 6));
+        buf[1] = static_cast<uint8_t>(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        buf[0] = static_cast<uint8_t>(0xE0 | (c >> 12));
+        buf[1] = static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F));
+        buf[2] = static_cast<uint8_t>(0x80 | (c & 0x3F));
+        return 3;
+    }
+    buf[0] = static_cast<uint8_t>(0xF0 | (c >> 18));
+    buf[1] = static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F));
+    buf[2] = static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F));
+    buf[3] = static_cast<uint8_t>(0x80 | (c & 0x3F));
+    return 4;
+}
+
 // Append the UTF-8 bytes of ``c`` (surrogates encoded like any other BMP code point).
 inline void utf8_append(Cp c, std::vector<uint8_t>& out) {
     if (c < 0x80) {

@@ -106,30 +106,13 @@ Pipeline::Pipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec,
       norm_(std::move(norm)),
       byte_char_(byte_alphabet()) {}
 
-std::unique_ptr<PipelineScratch> Pipeline::take_scratch() const {
-    {
-        std::lock_guard<std::mutex> lock(pool_mutex_);
-        if (!pool_.empty()) {
-            std::unique_ptr<Scratch> w = std::move(pool_.back());
-            pool_.pop_back();
-            return w;
-        }
-    }
-    return std::make_unique<Scratch>();
-}
-
-void Pipeline::give_scratch(std::unique_ptr<PipelineScratch> w) const {
-    std::lock_guard<std::mutex> lock(pool_mutex_);
-    pool_.push_back(std::move(w));
-}
-
 // Reference: ``Tokenizer._splits`` + ``_encode_one`` (without a normalizer), then
 // ``trim_byte_level_offsets`` when the ByteLevel post-processor trims.
 template <class CharT>
 void Pipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
                           bool want_offsets, Encoded& out) const {
     out.clear();
-    std::unique_ptr<Scratch> scratch = take_scratch();
+    std::unique_ptr<Scratch> scratch = scratch_.take();
     Scratch& w = *scratch;
     w.raw.clear();
     out.ids.reserve(n / 4 + 16);
@@ -157,7 +140,7 @@ void Pipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip, i
         }
         if (!out.ok) break;
     }
-    give_scratch(std::move(scratch));
+    scratch_.give(std::move(scratch));
     if (out.ok && trim != 0 && want_offsets && !spec_.lead.empty()) trim_offsets(t, trim == 2, out);
 }
 
@@ -349,23 +332,7 @@ bool Pipeline::encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& i
     const bool whole = bpe_->options().ignore_merges;
     if (whole) w.bytechars.clear();
     for (size_t k = 0; k < n; ++k) {
-        const Cp c = p[k];
-        int m = 0;
-        if (c < 0x80) {
-            buf[m++] = static_cast<uint8_t>(c);
-        } else if (c < 0x800) {
-            buf[m++] = static_cast<uint8_t>(0xC0 | (c >> 6));
-            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            buf[m++] = static_cast<uint8_t>(0xE0 | (c >> 12));
-            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F));
-            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
-        } else {
-            buf[m++] = static_cast<uint8_t>(0xF0 | (c >> 18));
-            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F));
-            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F));
-            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
-        }
+        const int m = utf8_encode(p[k], buf.data());
         for (int q = 0; q < m; ++q) {
             w.ids.push_back(spec_.byte_symbol[buf[q]]);
             w.lens.push_back(1);

@@ -147,30 +147,19 @@ struct PipelineScratch {
     std::vector<Cp> piece;            // a piece widened to code points (cache key)
 };
 
-class Pipeline final : public TextPipeline {
+class Pipeline final : public TextPipelineOf<Pipeline> {
   public:
     Pipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec, AddedMatcher raw,
                  AddedMatcher norm);
 
-    // ``trim``: 0 none, 1 ByteLevel offset trimming, 2 the same with ``add_prefix_space``.
-    // ``out.ok`` false: a token has no string (the Python path decides).
-    void encode(const uint8_t* t, size_t n, const std::vector<int32_t>& skip, int trim,
-                bool want_offsets, Encoded& out) const override {
-        run(t, n, skip, trim, want_offsets, out);
-    }
-    void encode(const uint16_t* t, size_t n, const std::vector<int32_t>& skip, int trim,
-                bool want_offsets, Encoded& out) const override {
-        run(t, n, skip, trim, want_offsets, out);
-    }
-    void encode(const uint32_t* t, size_t n, const std::vector<int32_t>& skip, int trim,
-                bool want_offsets, Encoded& out) const override {
-        run(t, n, skip, trim, want_offsets, out);
-    }
-
-  private:
+    // Encode ``t[0:n]`` (see TextPipeline). ``trim``: 0 none, 1 ByteLevel offset trimming,
+    // 2 the same with ``add_prefix_space``. ``out.ok`` false: a token has no string (the
+    // Python path decides).
     template <class CharT>
     void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
              bool want_offsets, Encoded& out) const;
+
+  private:
     using Scratch = PipelineScratch;
     template <class CharT>
     void encode_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
@@ -186,15 +175,12 @@ class Pipeline final : public TextPipeline {
                       const int64_t*& lens, size_t& count) const;
     template <class CharT>
     void trim_offsets(const CharT* t, bool add_prefix_space, Encoded& out) const;
-    std::unique_ptr<Scratch> take_scratch() const;
-    void give_scratch(std::unique_ptr<Scratch> w) const;
 
     std::shared_ptr<const BpeKernel> bpe_;
     PipelineSpec spec_;
     AddedMatcher raw_, norm_;
     std::array<Cp, 256> byte_char_;  // the byte-level alphabet
-    mutable std::mutex pool_mutex_;
-    mutable std::vector<std::unique_ptr<Scratch>> pool_;
+    ScratchPool<Scratch> scratch_;
 };
 
 // Python's ``str.isspace`` (tests/test_native_pipeline.py checks it code point by code point).

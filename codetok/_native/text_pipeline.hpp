@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "common.hpp"
@@ -52,6 +54,55 @@ class TextPipeline {
                         int trim, bool want_offsets, Encoded& out) const = 0;
     virtual void encode(const uint32_t* t, size_t n, const std::vector<int32_t>& skip,
                         int trim, bool want_offsets, Encoded& out) const = 0;
+};
+
+// The three widths of ``TextPipeline::encode`` forwarded to one template,
+// ``Derived::run(t, n, skip, trim, want_offsets, out)``.
+template <class Derived>
+class TextPipelineOf : public TextPipeline {
+  public:
+    void encode(const uint8_t* t, size_t n, const std::vector<int32_t>& skip, int trim,
+                bool want_offsets, Encoded& out) const override {
+        self().run(t, n, skip, trim, want_offsets, out);
+    }
+    void encode(const uint16_t* t, size_t n, const std::vector<int32_t>& skip, int trim,
+                bool want_offsets, Encoded& out) const override {
+        self().run(t, n, skip, trim, want_offsets, out);
+    }
+    void encode(const uint32_t* t, size_t n, const std::vector<int32_t>& skip, int trim,
+                bool want_offsets, Encoded& out) const override {
+        self().run(t, n, skip, trim, want_offsets, out);
+    }
+
+  private:
+    const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
+// Per-call working memory reused across calls and threads: a call takes one (a new one
+// when all are in use) and gives it back, so a warm plan allocates nothing and each
+// scratch keeps its caches.
+template <class Scratch>
+class ScratchPool {
+  public:
+    std::unique_ptr<Scratch> take() const {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (!pool_.empty()) {
+                std::unique_ptr<Scratch> w = std::move(pool_.back());
+                pool_.pop_back();
+                return w;
+            }
+        }
+        return std::make_unique<Scratch>();
+    }
+    void give(std::unique_ptr<Scratch> w) const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        pool_.push_back(std::move(w));
+    }
+
+  private:
+    mutable std::mutex mutex_;
+    mutable std::vector<std::unique_ptr<Scratch>> pool_;
 };
 
 }  // namespace codetok

@@ -8,7 +8,7 @@ namespace codetok {
 // Reference: ``Tokenizer._splits`` + ``_encode_one`` (added tokens on the original text).
 template <class CharT>
 void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip,
-                                 bool want_offsets, Encoded& out) const {
+                                 int /*trim*/, bool want_offsets, Encoded& out) const {
     out.clear();
     const size_t expect = spec_.units == WordLevelUnits::Bytes ? n + n / 2 + 8 : n / 2 + 8;
     out.ids.reserve(expect);
@@ -89,23 +89,7 @@ bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want
     }
     uint8_t buf[4];
     for (size_t i = a; i < b; ++i) {
-        const Cp c = t[i];
-        int m = 0;
-        if (c < 0x80) {
-            buf[m++] = static_cast<uint8_t>(c);
-        } else if (c < 0x800) {
-            buf[m++] = static_cast<uint8_t>(0xC0 | (c >> 6));
-            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            buf[m++] = static_cast<uint8_t>(0xE0 | (c >> 12));
-            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F));
-            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
-        } else {
-            buf[m++] = static_cast<uint8_t>(0xF0 | (c >> 18));
-            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 12) & 0x3F));
-            buf[m++] = static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F));
-            buf[m++] = static_cast<uint8_t>(0x80 | (c & 0x3F));
-        }
+        const int m = utf8_encode(t[i], buf);
         for (int q = 0; q < m; ++q)
             if (!emit(spec_.byte_id[buf[q]], i)) return false;
     }
@@ -113,10 +97,10 @@ bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want
 }
 
 template void WordLevelUnitsPipeline::run(const uint8_t*, size_t, const std::vector<int32_t>&,
-                                          bool, Encoded&) const;
+                                          int, bool, Encoded&) const;
 template void WordLevelUnitsPipeline::run(const uint16_t*, size_t, const std::vector<int32_t>&,
-                                          bool, Encoded&) const;
+                                          int, bool, Encoded&) const;
 template void WordLevelUnitsPipeline::run(const uint32_t*, size_t, const std::vector<int32_t>&,
-                                          bool, Encoded&) const;
+                                          int, bool, Encoded&) const;
 
 }  // namespace codetok

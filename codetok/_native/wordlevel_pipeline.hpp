@@ -33,29 +33,18 @@ struct WordLevelUnitsSpec {
     int32_t unk_id = -1;                 // -1: no unknown token (the Python path raises)
 };
 
-class WordLevelUnitsPipeline final : public TextPipeline {
+class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipeline> {
   public:
     WordLevelUnitsPipeline(WordLevelUnitsSpec spec, AddedMatcher raw)
         : spec_(std::move(spec)), raw_(std::move(raw)) {}
 
-    // ``trim`` is not used. ``out.ok`` false: a unit is unknown and there is no unknown token.
-    void encode(const uint8_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
-                bool want_offsets, Encoded& out) const override {
-        run(t, n, skip, want_offsets, out);
-    }
-    void encode(const uint16_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
-                bool want_offsets, Encoded& out) const override {
-        run(t, n, skip, want_offsets, out);
-    }
-    void encode(const uint32_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
-                bool want_offsets, Encoded& out) const override {
-        run(t, n, skip, want_offsets, out);
-    }
+    // Encode ``t[0:n]`` (see TextPipeline); ``trim`` is not used. ``out.ok`` false: a piece
+    // is unknown and there is no unknown token.
+    template <class CharT>
+    void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
+             bool want_offsets, Encoded& out) const;
 
   private:
-    template <class CharT>
-    void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, bool want_offsets,
-             Encoded& out) const;
     template <class CharT>
     bool units(const CharT* t, size_t a, size_t b, bool want_offsets, int32_t& word,
                Encoded& out) const;

@@ -31,30 +31,13 @@ WordPiecePipeline::WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kern
     }
 }
 
-std::unique_ptr<WordPieceScratch> WordPiecePipeline::take_scratch() const {
-    {
-        std::lock_guard<std::mutex> lock(pool_mutex_);
-        if (!pool_.empty()) {
-            std::unique_ptr<Scratch> w = std::move(pool_.back());
-            pool_.pop_back();
-            return w;
-        }
-    }
-    return std::make_unique<Scratch>();
-}
-
-void WordPiecePipeline::give_scratch(std::unique_ptr<WordPieceScratch> w) const {
-    std::lock_guard<std::mutex> lock(pool_mutex_);
-    pool_.push_back(std::move(w));
-}
-
 // Reference: ``Tokenizer._splits`` + ``_encode_one``: added tokens on the original text,
 // the rest normalized, pre-tokenized and through the model.
 template <class CharT>
 void WordPiecePipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip,
-                            bool want_offsets, Encoded& out) const {
+                            int /*trim*/, bool want_offsets, Encoded& out) const {
     out.clear();
-    std::unique_ptr<Scratch> scratch = take_scratch();
+    std::unique_ptr<Scratch> scratch = scratch_.take();
     Scratch& w = *scratch;
     out.ids.reserve(n / 4 + 16);
     if (want_offsets) {
@@ -72,7 +55,7 @@ void WordPiecePipeline::run(const CharT* t, size_t n, const std::vector<int32_t>
             if (!out.ok) break;
         }
     }
-    give_scratch(std::move(scratch));
+    scratch_.give(std::move(scratch));
 }
 
 // Reference: ``BertNormalizer.normalize``, ``BertPreTokenizer.split`` and
@@ -189,11 +172,11 @@ bool WordPiecePipeline::word_tokens(const Cp* s, size_t n, Scratch& w, const int
     return true;
 }
 
-template void WordPiecePipeline::run(const uint8_t*, size_t, const std::vector<int32_t>&, bool,
-                                     Encoded&) const;
-template void WordPiecePipeline::run(const uint16_t*, size_t, const std::vector<int32_t>&, bool,
-                                     Encoded&) const;
-template void WordPiecePipeline::run(const uint32_t*, size_t, const std::vector<int32_t>&, bool,
-                                     Encoded&) const;
+template void WordPiecePipeline::run(const uint8_t*, size_t, const std::vector<int32_t>&,
+                                     int, bool, Encoded&) const;
+template void WordPiecePipeline::run(const uint16_t*, size_t, const std::vector<int32_t>&,
+                                     int, bool, Encoded&) const;
+template void WordPiecePipeline::run(const uint32_t*, size_t, const std::vector<int32_t>&,
+                                     int, bool, Encoded&) const;
 
 }  // namespace codetok

@@ -37,31 +37,19 @@ struct WordPieceScratch {
     std::vector<int64_t> spans, lens;
 };
 
-class WordPiecePipeline final : public TextPipeline {
+class WordPiecePipeline final : public TextPipelineOf<WordPiecePipeline> {
   public:
     WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kernel, WordPieceSpec spec,
                       AddedMatcher raw);
 
-    // ``trim`` is not used. ``out.ok`` false: a word is unknown and the vocabulary has no
-    // unknown token (the Python path raises its error).
-    void encode(const uint8_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
-                bool want_offsets, Encoded& out) const override {
-        run(t, n, skip, want_offsets, out);
-    }
-    void encode(const uint16_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
-                bool want_offsets, Encoded& out) const override {
-        run(t, n, skip, want_offsets, out);
-    }
-    void encode(const uint32_t* t, size_t n, const std::vector<int32_t>& skip, int /*trim*/,
-                bool want_offsets, Encoded& out) const override {
-        run(t, n, skip, want_offsets, out);
-    }
+    // Encode ``t[0:n]`` (see TextPipeline); ``trim`` is not used. ``out.ok`` false: a word
+    // is unknown and the vocabulary has no unknown token (the Python path raises its error).
+    template <class CharT>
+    void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
+             bool want_offsets, Encoded& out) const;
 
   private:
     using Scratch = WordPieceScratch;
-    template <class CharT>
-    void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, bool want_offsets,
-             Encoded& out) const;
     template <class CharT>
     void segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
                  int32_t& word, Encoded& out) const;
@@ -77,8 +65,6 @@ class WordPiecePipeline final : public TextPipeline {
     // False when the word is unknown and there is no unknown token.
     bool word_tokens(const Cp* s, size_t n, Scratch& w, const int32_t*& ids,
                      const int64_t*& lens, size_t& count) const;
-    std::unique_ptr<Scratch> take_scratch() const;
-    void give_scratch(std::unique_ptr<Scratch> w) const;
 
     // What an ASCII char is to the normalizer and the pre-tokenizer, and its normalized form.
     enum AsciiClass : uint8_t { kWordChar = 0, kSpaceChar = 1, kPunctChar = 2, kDeleted = 3 };
@@ -88,8 +74,7 @@ class WordPiecePipeline final : public TextPipeline {
     std::shared_ptr<const WordPieceKernel> kernel_;
     WordPieceSpec spec_;
     AddedMatcher raw_;
-    mutable std::mutex pool_mutex_;
-    mutable std::vector<std::unique_ptr<Scratch>> pool_;
+    ScratchPool<Scratch> scratch_;
 };
 
 }  // namespace codetok
