@@ -174,6 +174,38 @@ def _class_body(ranges) -> str:
     return "".join(_escape(a) if a == b else f"{_escape(a)}-{_escape(b)}" for a, b in ranges)
 
 
+def code_points(text: str) -> list[int]:
+    """The code points of a hex ranges string (the pinned tables' form).
+
+    >>> code_points("41-43 61")
+    [65, 66, 67, 97]
+    """
+    return [c for a, b in _parse_ranges(text) for c in range(a, b + 1)]
+
+
+def char_class(*texts: str) -> str:
+    r"""A bracket class (``"[...]"``) of the code points of hex ranges strings.
+
+    >>> char_class("41-43 61")
+    '[\\u0041-\\u0043\\u0061]'
+    """
+    return "[" + "".join(_class_body(_parse_ranges(t)) for t in texts) + "]"
+
+
+def fast_class(text: str, props: str) -> tuple[str, str]:
+    """A pinned class as ``(near, exact)`` for ``(?=[near])exact``, which matches exactly
+    the code points of the hex ranges ``text`` and is quick to fail elsewhere.
+
+    ``exact`` is the bracket class of ``text`` (the ``regex`` module tries its ranges one by
+    one); ``near`` is a class body: ``props`` (property escapes, one table look-up) plus
+    the members the installed ``regex`` does not put in ``props``, so it holds every member
+    whatever Unicode version ``regex`` carries.
+    """
+    members = "".join(map(chr, code_points(text)))
+    missed = regex.findall(f"[^{props}]", members)
+    return props + "".join(_escape(ord(c)) for c in missed), char_class(text)
+
+
 def _members(ranges) -> set[int]:
     return {c for a, b in ranges for c in range(a, b + 1)}
 

@@ -205,27 +205,43 @@ class NFKD(Normalizer):
         _unicode_form(ns, "NFKD")
 
 
+_HANGUL_BASE, _HANGUL_COUNT = 0xAC00, 11172
+
+
+def _hf_decomposition(c: int, nfd: dict[int, str]) -> str:
+    """HF's NFD of code point ``c``: Hangul syllables by rule, the others from ``nfd``."""
+    s = c - _HANGUL_BASE
+    if 0 <= s < _HANGUL_COUNT:
+        lv, t = divmod(s, 28)
+        out = chr(0x1100 + lv // 21) + chr(0x1161 + lv % 21)
+        return out + chr(0x11A7 + t) if t else out
+    return nfd.get(c, chr(c))
+
+
 class _Pinned:
     """HF's character data (:mod:`codetok._bert_unicode`), compiled on first use."""
 
     def __init__(self) -> None:
         from . import _bert_unicode as bu
+        from ._regex import char_class, code_points, fast_class
 
-        near, exact = bu.fast_class(bu.DROP, r"\p{Cc}\p{Cf}\p{Co}\uFFFD")
+        near, exact = fast_class(bu.DROP, r"\p{Cc}\p{Cf}\p{Co}\uFFFD")
         self.drop = regex.compile(f"(?=[{near}]){exact}")
-        drop = set(bu.code_points(bu.DROP))
+        drop = set(code_points(bu.DROP))
         # clean_text: whitespace it does not drop becomes " " one for one.
-        self.to_space = {c: " " for c in bu.code_points(bu.SPACE) if c not in drop and c != 32}
-        self.cjk = regex.compile(bu.char_class(bu.CJK))
-        near, exact = bu.fast_class(bu.MARK, r"\p{M}")
+        self.to_space = {c: " " for c in code_points(bu.SPACE) if c not in drop and c != 32}
+        self.cjk = regex.compile(char_class(bu.CJK))
+        near, exact = fast_class(bu.MARK, r"\p{M}")
         self.mark = regex.compile(f"(?=[{near}]){exact}")
-        self.decomposition = {chr(c): bu.decomposition(c) for c in bu.code_points(bu.DECOMPOSES)}
+        self.decomposition = {
+            chr(c): _hf_decomposition(c, bu.NFD) for c in code_points(bu.DECOMPOSES)
+        }
         self.combining = {chr(c): k for c, k in bu.COMBINING.items()}
         # Non-starter runs (where canonical ordering may move chars).
-        near, exact = bu.fast_class(bu.COMBINES, r"\p{M}")
+        near, exact = fast_class(bu.COMBINES, r"\p{M}")
         self.runs = regex.compile(f"(?:(?=[{near}]){exact}){{2,}}")
         self.lower = bu.LOWER  # code point -> str: a str.translate table
-        near, exact = bu.fast_class(bu.LOWERS, r"\p{Lu}\p{Lt}")
+        near, exact = fast_class(bu.LOWERS, r"\p{Lu}\p{Lt}")
         self.lowers = regex.compile(f"(?=[{near}]){exact}")
         # unicodedata.is_normalized("NFD", text) proves HF's NFD leaves text alone when
         # Python decomposes every char HF does and gives HF's non-starters HF's classes

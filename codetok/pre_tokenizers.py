@@ -193,10 +193,11 @@ class _BertClasses:
 
     def __init__(self) -> None:
         from . import _bert_unicode as bu
+        from ._regex import char_class, code_points, fast_class
 
-        ws = bu.char_class(bu.SPACE)[1:-1]
-        near, exact = bu.fast_class(bu.PUNCT, r"!-/:-@\[-`{-~\p{P}")
-        if regex.search(f"[{near}]", "".join(map(chr, bu.code_points(bu.SPACE)))):
+        ws = char_class(bu.SPACE)[1:-1]
+        near, exact = fast_class(bu.PUNCT, r"!-/:-@\[-`{-~\p{P}")
+        if regex.search(f"[{near}]", "".join(map(chr, code_points(bu.SPACE)))):
             near = exact[1:-1]  # pragma: no cover - no regex puts a space in \p{P}
         punct = f"(?=[{near}]){exact}"
         self.punct = regex.compile(punct)

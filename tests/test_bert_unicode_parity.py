@@ -17,6 +17,7 @@ import pytest
 from codetok import Tokenizer
 from codetok import normalizers as cn
 from codetok import pre_tokenizers as cp
+from codetok._regex import code_points
 from codetok.models import _backend
 from codetok.offsets import NormalizedString
 
@@ -107,7 +108,7 @@ def test_pre_tokenizer_every_code_point(texts, name):
 def test_whitespace_is_rust_whitespace():
     from codetok import _bert_unicode as bu
 
-    assert {chr(c) for c in bu.code_points(bu.SPACE)} == cn.RUST_WHITESPACE
+    assert {chr(c) for c in code_points(bu.SPACE)} == cn.RUST_WHITESPACE
 
 
 @pytest.fixture(params=["python", "native"])
