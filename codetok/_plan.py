@@ -37,7 +37,7 @@ from . import normalizers as norm
 from ._bytes import BYTE_TO_CHAR
 from ._scanners import scanner_for
 from ._serde import CHANGES
-from .encoding import Encoding, NativeArrays
+from .encoding import Encoding, NativeArrays, truncation_windows
 from .models import BPE, WordLevel, WordPiece, _backend
 from .normalizers import RUST_WHITESPACE
 from .pre_tokenizers import (
@@ -178,21 +178,8 @@ class Plan:
             or truncation["strategy"] not in ("longest_first", "only_first")
         ):
             return None
-        else:  # Encoding.truncate's windows
-            step = room - stride
-            ranges = []
-            if direction == "right":
-                for start in range(0, n, step):
-                    stop = min(start + room, n)
-                    ranges.append((start, stop))
-                    if stop == n:
-                        break
-            else:
-                for last in range(n - 1, -1, -step):
-                    start = max(0, last + 1 - room)
-                    ranges.append((start, last + 1))
-                    if start == 0:
-                        break
+        else:
+            ranges = truncation_windows(n, room, stride, direction)
         parts = []
         for start, stop in ranges:
             part = native if (start, stop) == (0, n) else native.sliced(start, stop)

@@ -18,7 +18,7 @@ from typing import Any
 
 from .errors import ConfigurationError, TruncationError
 
-__all__ = ["Encoding", "BatchEncoding"]
+__all__ = ["Encoding", "BatchEncoding", "truncation_windows"]
 
 Offsets = tuple[int, int]
 _LISTS = (
@@ -31,6 +31,36 @@ _LISTS = (
     "attention_mask",
 )
 _FIELDS = (*_LISTS, "overflowing", "sequence_ranges")
+
+
+def truncation_windows(
+    n: int, max_length: int, stride: int, direction: str
+) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` token windows of truncating ``n`` tokens to ``max_length``
+    (0 < max_length < n, 0 <= stride < max_length): the kept part first, then the
+    overflowing parts, consecutive windows overlapping by ``stride``, as HF cuts them.
+
+    >>> truncation_windows(5, 2, 0, "right")
+    [(0, 2), (2, 4), (4, 5)]
+    >>> truncation_windows(5, 3, 1, "left")
+    [(2, 5), (0, 3)]
+    """
+    step = max_length - stride
+    ranges: list[tuple[int, int]] = []
+    if direction == "right":
+        for start in range(0, n, step):
+            stop = min(start + max_length, n)
+            ranges.append((start, stop))
+            if stop == n:
+                break
+    else:
+        for last in range(n - 1, -1, -step):
+            stop = last + 1
+            start = max(0, stop - max_length)
+            ranges.append((start, stop))
+            if start == 0:
+                break
+    return ranges
 
 
 class NativeArrays:
@@ -429,21 +459,7 @@ class Encoding:
             raise ConfigurationError(
                 f"truncation direction must be 'right' or 'left', got {direction!r}"
             )
-        step = max_length - stride
-        ranges: list[tuple[int, int]] = []
-        if direction == "right":
-            for start in range(0, n, step):
-                stop = min(start + max_length, n)
-                ranges.append((start, stop))
-                if stop == n:
-                    break
-        else:
-            for last in range(n - 1, -1, -step):
-                stop = last + 1
-                start = max(0, stop - max_length)
-                ranges.append((start, stop))
-                if start == 0:
-                    break
+        ranges = truncation_windows(n, max_length, stride, direction)
         first = self._slice(*ranges[0])
         first.overflowing = [self._slice(s, e) for s, e in ranges[1:]]
         self._assign(first)

@@ -39,7 +39,8 @@ template <class CharT>
 bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want_offsets,
                                    int32_t& word, Encoded& out) const {
     const int32_t unk = spec_.unk_id;
-    auto emit = [&](int32_t id, size_t i) {
+    // One piece ``[i, end)`` as token ``id`` (-1: the unknown token).
+    auto emit = [&](int32_t id, size_t i, size_t end) {
         if (id < 0) {
             if (unk < 0) return false;
             id = unk;
@@ -47,7 +48,7 @@ bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want
         out.ids.push_back(id);
         if (want_offsets) {
             out.offsets.push_back(static_cast<int64_t>(i));
-            out.offsets.push_back(static_cast<int64_t>(i) + 1);
+            out.offsets.push_back(static_cast<int64_t>(end));
             out.words.push_back(word);
         }
         ++word;
@@ -55,7 +56,7 @@ bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want
     };
     if (spec_.units == WordLevelUnits::Chars) {
         for (size_t i = a; i < b; ++i)
-            if (!emit(char_id(t[i]), i)) return false;
+            if (!emit(char_id(t[i]), i, i + 1)) return false;
         return true;
     }
     if (spec_.units == WordLevelUnits::WhitespaceWords) {
@@ -71,18 +72,7 @@ bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want
             while (j < b && !(bert::flags(t[j]) & bert::kSpace)) ++j;
             piece.assign(t + i, t + j);
             const StrMap::Entry* e = spec_.words->find(piece.data(), piece.size());
-            int32_t id = e == nullptr ? -1 : e->value;
-            if (id < 0) {
-                if (unk < 0) return false;
-                id = unk;
-            }
-            out.ids.push_back(id);
-            if (want_offsets) {
-                out.offsets.push_back(static_cast<int64_t>(i));
-                out.offsets.push_back(static_cast<int64_t>(j));
-                out.words.push_back(word);
-            }
-            ++word;
+            if (!emit(e == nullptr ? -1 : e->value, i, j)) return false;
             i = j;
         }
         return true;
@@ -91,7 +81,7 @@ bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want
     for (size_t i = a; i < b; ++i) {
         const int m = utf8_encode(t[i], buf);
         for (int q = 0; q < m; ++q)
-            if (!emit(spec_.byte_id[buf[q]], i)) return false;
+            if (!emit(spec_.byte_id[buf[q]], i, i + 1)) return false;
     }
     return true;
 }
