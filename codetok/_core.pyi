@@ -161,6 +161,12 @@ def WordPiecePipeline(
     ``unk_id`` over the whole word (``-1``: no unknown token, the text gets ``None``).
     """
 
+def int_list(values: Any) -> list[int]:
+    """``values.tolist()`` of a 1-d int32 array, sharing the int objects below 2**20."""
+
+def pair_list(pairs: Any) -> list[tuple[int, int]]:
+    """The rows of an (n, 2) int64 array as tuples (offsets), sharing ints as ``int_list``."""
+
 def bert_flags() -> bytes:
     """bert_tables.hpp's flags of every code point 0..U+10FFFF, one byte each."""
 

@@ -18,6 +18,18 @@ from typing import Any
 
 from .errors import ConfigurationError, TruncationError
 
+try:  # lists from the native arrays, sharing the int objects of ids and offsets
+    from ._core import int_list as _int_list
+    from ._core import pair_list as _pair_list
+except ImportError:  # no native build: no native arrays either
+
+    def _int_list(a: Any) -> list[int]:
+        return a.tolist()
+
+    def _pair_list(a: Any) -> list[tuple[int, int]]:
+        return list(map(tuple, a.tolist()))
+
+
 __all__ = ["Encoding", "BatchEncoding", "truncation_windows"]
 
 Offsets = tuple[int, int]
@@ -135,7 +147,7 @@ class NativeArrays:
     def id_list(self) -> list[int]:
         """The ids with the special tokens and padding around them (:meth:`around` for
         field 0, without its general steps on the common layouts)."""
-        ids = self.ids.tolist()
+        ids = _int_list(self.ids)
         if self.pad:
             return self.around(ids, 0, pad=self.pad[2])
         if self.before:
@@ -289,9 +301,9 @@ class Encoding:
     tokens = _lazy_list("tokens", lambda a: a.around(a.tokens(), 1, pad=a.pad and a.pad[4]))
     offsets = _lazy_list(
         "offsets",
-        lambda a: a.around(list(map(tuple, a.offsets.tolist())), None, (0, 0), (0, 0)),
+        lambda a: a.around(_pair_list(a.offsets), None, (0, 0), (0, 0)),
     )
-    word_ids = _lazy_list("word_ids", lambda a: a.around(a.words.tolist(), None))
+    word_ids = _lazy_list("word_ids", lambda a: a.around(_int_list(a.words), None))
     special_tokens_mask = _lazy_list(
         "special_tokens_mask", lambda a: a.around([0] * len(a.ids), None, 1, 1)
     )

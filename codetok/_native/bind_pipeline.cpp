@@ -408,6 +408,40 @@ PipelineCore unigram_pipeline(const UnigramCore& uni, const py::list& steps,
 void bind_pipeline(py::module_& m) {
     using codetok::bind::BpeCore;
     using codetok::bind::PipelineCore;
+    m.def(
+        "int_list",
+        [](const py::array_t<int32_t, py::array::c_style | py::array::forcecast>& a) {
+            if (a.ndim() != 1) throw py::value_error("int_list takes a 1-d array");
+            return codetok::bind::int_list(a.data(), static_cast<size_t>(a.size()));
+        },
+        py::arg("values"),
+        "``values.tolist()`` for a 1-d int32 array, with shared int objects for values "
+        "below 2**20 (token ids, word indices).");
+    m.def(
+        "pair_list",
+        [](const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& a) {
+            if (a.ndim() != 2 || a.shape(1) != 2) throw py::value_error("pair_list takes an (n, 2) array");
+            const int64_t* p = a.data();
+            const auto n = static_cast<size_t>(a.shape(0));
+            py::list out(n);
+            for (size_t i = 0; i < n; ++i) {
+                PyObject* t = PyTuple_New(2);
+                if (t == nullptr) throw py::error_already_set();
+                PyList_SET_ITEM(out.ptr(), i, t);
+                for (int j = 0; j < 2; ++j) {
+                    const int64_t v = p[2 * i + j];
+                    PyObject* o = v >= 0 && v < (int64_t{1} << 20)
+                                      ? codetok::bind::small_int(static_cast<int32_t>(v))
+                                      : PyLong_FromLongLong(v);
+                    if (o == nullptr) throw py::error_already_set();
+                    PyTuple_SET_ITEM(t, j, o);
+                }
+            }
+            return out;
+        },
+        py::arg("pairs"),
+        "``[tuple(p) for p in pairs.tolist()]`` for an (n, 2) int64 array (offsets), "
+        "sharing the int objects as ``int_list`` does.");
     py::class_<PipelineCore>(m, "Pipeline")
         .def(py::init<const BpeCore&, int, bool, const py::list&, const py::list&,
                       const py::list&, const py::str&, bool, bool, int, const py::str&, bool,
