@@ -125,16 +125,27 @@ class Pipeline:
         "always"), 3 when missing at the text's start (Metaspace "first"); ``spm_words``:
         Metaspace(split=True), each cut before ``meta`` is a word."""
     def encode(
-        self, text: str, skip: Sequence[int], trim: int
-    ) -> tuple[Any, Any, Any, Any, list[tuple[int, str]] | None] | None:
-        """``(ids int32[n], offsets int64[n, 2], words int32[n], added int64[k, 3] or None
-        when k is 0, texts)``: ``texts`` lists ``(token index, str)`` for tokens that show
-        their own text (Unigram's unknown token shows the normalized text it covers), or
-        is None."""
+        self, text: str, skip: Sequence[int], trim: int, model_core: Any, layout: Any
+    ) -> Arrays | None:
+        """The result as a ``NativeArrays`` (see :class:`Arrays`), or None: the Python path
+        decides. ``model_core.tokens(ids)`` gives token strings; ``layout`` is None or
+        ``(before, after, type_id)`` (special tokens around the sequence)."""
+    def encode_encoding(
+        self, text: str, skip: Sequence[int], trim: int, model_core: Any, layout: Any
+    ) -> Any:
+        """``encode`` as the ``codetok.encoding.Encoding`` over it (built in C)."""
     def encode_ids(self, text: str, skip: Sequence[int]) -> list[int] | None: ...
     def encode_batch(
-        self, texts: Sequence[str], skip: Sequence[int], trim: int, threads: int
-    ) -> list[tuple[Any, Any, Any, Any, list[tuple[int, str]] | None] | None]: ...
+        self,
+        texts: Sequence[str],
+        skip: Sequence[int],
+        trim: int,
+        threads: int,
+        model_core: Any,
+        layout: Any,
+        encodings: bool,
+    ) -> list[Any]:
+        """``encode`` (``encodings``: ``encode_encoding``) of each text on native threads."""
     def encode_ids_batch(
         self, texts: Sequence[str], skip: Sequence[int], threads: int
     ) -> list[list[int] | None]: ...
@@ -160,6 +171,40 @@ def WordPiecePipeline(
     resolved); BertPreTokenizer cuts; WordPiece with a per-word cache; an unknown word is
     ``unk_id`` over the whole word (``-1``: no unknown token, the text gets ``None``).
     """
+
+class Arrays:
+    """One native result of one sequence; ``codetok.encoding.NativeArrays`` subclasses it.
+    Not made from Python: the plans make it."""
+
+    ids: Any  # int32[n], read-only view
+    offsets: Any  # int64[n, 2], read-only view
+    words: Any  # int32[n], read-only view
+    bare: bool
+    type_id: int
+    trimmed: bool
+    before: tuple[tuple[int, str, int], ...]
+    after: tuple[tuple[int, str, int], ...]
+    pad: tuple[int, bool, int, int, str] | None
+    start: int
+    stop: int
+    def __len__(self) -> int: ...
+    def id_list(self) -> list[int]: ...
+    def word_list(self) -> list[int | None]: ...
+    def offset_list(self) -> list[tuple[int, int]]: ...
+    def tokens(self) -> list[str]: ...
+    def _with(
+        self, start: int, stop: int, type_id: int, before: Any, after: Any, pad: Any
+    ) -> Arrays: ...
+
+class LazyList:
+    """A list slot of ``Encoding`` built on first read as ``build(obj._native)``."""
+
+    def __init__(self, slot: Any, native: Any, build: Any, setter: Any, doc: Any) -> None: ...
+    def __get__(self, obj: Any, owner: Any = None) -> Any: ...
+    def __set__(self, obj: Any, value: Any) -> None: ...
+
+def register_encoding_types(native_arrays: type, encoding: type) -> None:
+    """The classes the native plans make (``NativeArrays``, ``Encoding``)."""
 
 def int_list(values: Any) -> list[int]:
     """``values.tolist()`` of a 1-d int32 array, sharing the int objects below 2**20."""

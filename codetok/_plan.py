@@ -46,7 +46,7 @@ from . import normalizers as norm
 from ._bytes import BYTE_TO_CHAR
 from ._scanners import scanner_for
 from ._serde import CHANGES
-from .encoding import Encoding, NativeArrays, truncation_windows
+from .encoding import Encoding, truncation_windows
 from .models import BPE, Unigram, WordLevel, WordPiece, _backend
 from .normalizers import RUST_WHITESPACE
 from .pre_tokenizers import (
@@ -109,6 +109,10 @@ class Plan:
         #: post-processor; ``"python"``: the Python post-processor runs on the lists).
         self.layouts: Any = post[1] if isinstance(post, tuple) else "python"
         self._added = added
+        #: ``layout`` by ``add_special_tokens`` for :meth:`encode_final` (None: Python).
+        self.final_layouts: Any = (
+            None if self.layouts == "python" else (self.layout(False), self.layout(True))
+        )
         self._skip_ids: dict[frozenset[str] | None, list[int]] = {None: []}
         #: Ids of every special token (``encode_ordinary`` reads them all as text).
         self.ordinary_skip = sorted(t for t, tok in added.tokens.items() if tok.special)
@@ -128,62 +132,31 @@ class Plan:
     ) -> Encoding | None:
         """One sequence as an :class:`Encoding` over arrays (``None``: run the Python path)."""
         trim_mode = self.trim if trim else 0
-        out = self.core.encode(text, self.skip_ids(skip), trim_mode)
-        if out is None:
-            return None
-        return self.wrap(text, out, type_id, trim_mode != 0)
+        layout = ((), (), type_id) if type_id else None
+        native = self.core.encode(text, self.skip_ids(skip), trim_mode, self.model_core, layout)
+        return None if native is None else Encoding._from_native(native)
 
     def encode_final(
         self, text: str, skip: frozenset[str] | None, add_special_tokens: bool
     ) -> Encoding | None:
         """:meth:`encode` then :meth:`finish` in one step (one sequence, no truncation):
         the post-processed encoding over arrays, or ``None`` where Python decides."""
-        if self.layouts == "python":
+        final = self.final_layouts
+        if final is None:
             return None
-        out = self.core.encode(text, self.skip_ids(skip), self.trim)
-        return None if out is None else self.finished(text, out, add_special_tokens)
+        return self.core.encode_encoding(
+            text,
+            self.skip_ids(skip) if skip else (),
+            self.trim,
+            self.model_core,
+            final[add_special_tokens],
+        )
 
-    def finished(
-        self,
-        text: str,
-        out: tuple[Any, ...],
-        add_special_tokens: bool,
-    ) -> Encoding:
-        """One result of the native pipeline (encoded with the plan's own offset trimming)
-        as the post-processed encoding; the plan's layouts must not be ``"python"``."""
+    def layout(self, add_special_tokens: bool) -> Any:
+        """What the native calls take as ``layout`` for the post-processed sequence (the
+        plan's layouts must not be ``"python"``)."""
         layouts = self.layouts
-        if layouts is None:
-            return self.wrap(text, out, 0, self.trim != 0)
-        before, after, type_id = layouts[add_special_tokens]
-        native = self.arrays(text, out, type_id, self.trim != 0, before, after)
-        enc = Encoding._from_native(native)
-        start = len(before)
-        enc.sequence_ranges = {0: (start, start + len(native.ids))}
-        return enc
-
-    def wrap(
-        self,
-        text: str,
-        out: tuple[Any, ...],
-        type_id: int,
-        trimmed: bool,
-    ) -> Encoding:
-        """An :class:`Encoding` over one result of the native pipeline."""
-        return Encoding._from_native(self.arrays(text, out, type_id, trimmed))
-
-    def arrays(
-        self,
-        text: str,
-        out: tuple[Any, ...],
-        type_id: int,
-        trimmed: bool,
-        before: tuple[tuple[int, str, int], ...] = (),
-        after: tuple[tuple[int, str, int], ...] = (),
-    ) -> NativeArrays:
-        """The :class:`NativeArrays` of one result of the native pipeline."""
-        ids, offsets, words, added, own_texts = out
-        tokens = TokenSource(self.model_core, ids, text, added, own_texts)
-        return NativeArrays(ids, offsets, words, type_id, tokens, trimmed, before, after)
+        return layouts and layouts[add_special_tokens]
 
     def finish(self, enc: Encoding, add_special_tokens: bool) -> Encoding | None:
         """The post-processed single sequence, still over arrays (``None``: use Python)."""
@@ -200,7 +173,7 @@ class Plan:
             return enc
         before, after, type_id = layouts[add_special_tokens]
         out = Encoding._from_native(native.with_specials(before, after, type_id))
-        out.sequence_ranges = {0: (len(before), len(before) + len(native.ids))}
+        out.sequence_ranges = {0: (len(before), len(before) + native.stop - native.start)}
         return out
 
     def truncate_finish(
@@ -305,33 +278,6 @@ def single_layouts(
         else:
             layouts[add] = ((), (), 0)
     return trim, layouts
-
-
-class TokenSource:
-    """The token strings of one native result, built when called.
-
-    A slotted object rather than a closure: a batch keeps one per encoding alive, and a
-    closure is six objects for the garbage collector to walk (the function and its cells).
-    """
-
-    __slots__ = ("model_core", "ids", "text", "added", "own_texts")
-
-    def __init__(self, model_core: Any, ids: Any, text: str, added: Any, own_texts: Any) -> None:
-        self.model_core = model_core
-        self.ids = ids
-        self.text = text
-        self.added = added
-        self.own_texts = own_texts
-
-    def __call__(self) -> list[str]:
-        toks = self.model_core.tokens(self.ids)
-        if self.added is not None:
-            text = self.text
-            for i, s, e in self.added.tolist():
-                toks[i] = text[s:e]  # HF shows the matched text of an added token
-        for i, s in self.own_texts or ():
-            toks[i] = s  # e.g. Unigram's unknown token shows the text it covers
-        return toks
 
 
 def plan_key(tok: Tokenizer) -> tuple[Any, ...]:

@@ -18,16 +18,10 @@ from typing import Any
 
 from .errors import ConfigurationError, TruncationError
 
-try:  # lists from the native arrays, sharing the int objects of ids and offsets
-    from ._core import int_list as _int_list
-    from ._core import pair_list as _pair_list
-except ImportError:  # no native build: no native arrays either
-
-    def _int_list(a: Any) -> list[int]:
-        return a.tolist()
-
-    def _pair_list(a: Any) -> list[tuple[int, int]]:
-        return list(map(tuple, a.tolist()))
+try:
+    from . import _core
+except ImportError:  # no native build
+    _core = None  # type: ignore[assignment]
 
 
 __all__ = ["Encoding", "BatchEncoding", "truncation_windows"]
@@ -75,123 +69,58 @@ def truncation_windows(
     return ranges
 
 
-class NativeArrays:
-    """What the native pipeline returns for one sequence (see codetok/_plan.py).
+if _core is not None:
 
-    ``ids`` (int32), ``offsets`` (int64, ``(n, 2)``) and ``words`` (int32) are numpy
-    arrays over the sequence; ``tokens()`` builds its token strings; ``type_id`` is its
-    segment id. ``before`` / ``after`` are the special tokens a post-processor places
-    around it, as ``(id, token, type_id)``; ``pad`` is ``(count, left, pad_id,
-    pad_type_id, pad_token)`` when padding follows. The lists of :class:`Encoding` are
-    built from these on first access.
-    """
+    class NativeArrays(_core.Arrays):
+        """What the native pipeline returns for one sequence (see codetok/_plan.py).
 
-    __slots__ = (
-        "ids",
-        "offsets",
-        "words",
-        "type_id",
-        "tokens",
-        "trimmed",
-        "before",
-        "after",
-        "pad",
-    )
+        Made by the native plans only (``codetok/_native/bind_arrays.hpp``), over one
+        shared native result: ``ids`` (int32), ``offsets`` (int64, ``(n, 2)``) and
+        ``words`` (int32) are read-only numpy views of the sequence; ``tokens()`` builds
+        its token strings; ``type_id`` is its segment id; ``trimmed``: the post-processor's
+        ByteLevel offset trimming is applied. ``before`` / ``after`` are the special tokens
+        a post-processor places around it, as ``(id, token, type_id)``; ``pad`` is
+        ``(count, left, pad_id, pad_type_id, pad_token)`` when padding follows (else
+        ``None``); ``bare``: none of these. The lists of :class:`Encoding` are built from
+        this on first access (``id_list``, ``word_list``, ``offset_list`` natively).
+        """
 
-    def __init__(
-        self,
-        ids: Any,
-        offsets: Any,
-        words: Any,
-        type_id: int,
-        tokens: Callable[[], list[str]],
-        trimmed: bool,
-        before: tuple[tuple[int, str, int], ...] = (),
-        after: tuple[tuple[int, str, int], ...] = (),
-        pad: tuple[int, bool, int, int, str] | None = None,
-    ) -> None:
-        self.ids = ids
-        self.offsets = offsets
-        self.words = words
-        self.type_id = type_id
-        self.tokens = tokens
-        #: The byte-level offset trimming of the post-processor is already applied.
-        self.trimmed = trimmed
-        self.before = before
-        self.after = after
-        self.pad = pad
+        __slots__ = ()
 
-    def __len__(self) -> int:
-        return len(self.before) + len(self.ids) + len(self.after) + (self.pad[0] if self.pad else 0)
+        def around(
+            self, inner: list[Any], pick: int | None, fill: Any = None, pad: Any = None
+        ) -> list[Any]:
+            """``inner`` with the special tokens' field ``pick`` (or ``fill``) around it,
+            then the padding's ``pad`` values."""
+            if self.before or self.after:
+                if pick is None:
+                    inner = [fill] * len(self.before) + inner + [fill] * len(self.after)
+                else:
+                    inner = [b[pick] for b in self.before] + inner + [a[pick] for a in self.after]
+            if self.pad:
+                k, left = self.pad[0], self.pad[1]
+                return [pad] * k + inner if left else inner + [pad] * k
+            return inner
 
-    @property
-    def bare(self) -> bool:
-        """Nothing around the sequence: its arrays are the whole encoding."""
-        return not (self.before or self.after or self.pad)
+        def with_specials(
+            self,
+            before: tuple[tuple[int, str, int], ...],
+            after: tuple[tuple[int, str, int], ...],
+            type_id: int,
+        ) -> NativeArrays:
+            """The same sequence with special tokens placed around it."""
+            return self._with(0, self.stop - self.start, type_id, before, after, None)
 
-    def around(
-        self, inner: list[Any], pick: int | None, fill: Any = None, pad: Any = None
-    ) -> list[Any]:
-        """``inner`` with the special tokens' field ``pick`` (or ``fill``) around it, then
-        the padding's ``pad`` values."""
-        if self.before or self.after:
-            if pick is None:
-                inner = [fill] * len(self.before) + inner + [fill] * len(self.after)
-            else:
-                inner = [b[pick] for b in self.before] + inner + [a[pick] for a in self.after]
-        if self.pad:
-            k, left = self.pad[0], self.pad[1]
-            return [pad] * k + inner if left else inner + [pad] * k
-        return inner
+        def padded(self, pad: tuple[int, bool, int, int, str]) -> NativeArrays:
+            """The same encoding with padding after it (or before it: ``pad[1]``)."""
+            return self._with(0, self.stop - self.start, self.type_id, self.before, self.after, pad)
 
-    def id_list(self) -> list[int]:
-        """The ids with the special tokens and padding around them (:meth:`around` for
-        field 0, without its general steps on the common layouts)."""
-        ids = _int_list(self.ids)
-        if self.pad:
-            return self.around(ids, 0, pad=self.pad[2])
-        if self.before:
-            ids[0:0] = [b[0] for b in self.before]
-        for a in self.after:
-            ids.append(a[0])
-        return ids
+        def sliced(self, start: int, stop: int) -> NativeArrays:
+            """Tokens ``start:stop`` of the bare sequence (truncation's windows)."""
+            return self._with(start, stop, self.type_id, (), (), None)
 
-    def with_specials(
-        self,
-        before: tuple[tuple[int, str, int], ...],
-        after: tuple[tuple[int, str, int], ...],
-        type_id: int,
-    ) -> NativeArrays:
-        """The same sequence with special tokens placed around it."""
-        return NativeArrays(
-            self.ids, self.offsets, self.words, type_id, self.tokens, self.trimmed, before, after
-        )
-
-    def padded(self, pad: tuple[int, bool, int, int, str]) -> NativeArrays:
-        """The same encoding with padding after it (or before it: ``pad[1]``)."""
-        return NativeArrays(
-            self.ids,
-            self.offsets,
-            self.words,
-            self.type_id,
-            self.tokens,
-            self.trimmed,
-            self.before,
-            self.after,
-            pad,
-        )
-
-    def sliced(self, start: int, stop: int) -> NativeArrays:
-        """Tokens ``start:stop`` of the bare sequence (truncation's windows)."""
-        tokens = self.tokens
-        return NativeArrays(
-            self.ids[start:stop],
-            self.offsets[start:stop],
-            self.words[start:stop],
-            self.type_id,
-            lambda: tokens()[start:stop],
-            self.trimmed,
-        )
+else:  # no native build: no native results
+    NativeArrays = None  # type: ignore[assignment,misc]
 
 
 def _lazy_list(name: str, build: Callable[[NativeArrays], list[Any]]) -> property:
@@ -209,7 +138,26 @@ def _lazy_list(name: str, build: Callable[[NativeArrays], list[Any]]) -> propert
         self._materialize()
         setattr(self, slot, value)
 
-    return property(get, set, doc=f"``{name}`` (a list, built on first access).")
+    prop = property(get, set, doc=f"``{name}`` (a list, built on first access).")
+    _BUILDERS[name] = build
+    return prop
+
+
+#: How each lazy list is built from the native arrays (see :func:`_native_lists`).
+_BUILDERS: dict[str, Callable[[Any], list[Any]]] = {}
+
+
+def _native_lists(cls: type) -> None:
+    """Replace the lazy-list properties of ``cls`` with their native twin,
+    ``_core.LazyList`` (same behaviour; the first read of ``encode(t).ids`` is the
+    cost of a short text)."""
+    attrs = vars(cls)
+    for name in _LISTS:
+        prop = attrs[name]
+        lazy = _core.LazyList(
+            attrs["_" + name], attrs["_native"], _BUILDERS[name], prop.fset, prop.__doc__
+        )
+        setattr(cls, name, lazy)
 
 
 class Encoding:
@@ -294,16 +242,16 @@ class Encoding:
                 getattr(self, name)
             self._native = None
 
-    ids = _lazy_list("ids", lambda a: a.id_list())
+    ids = _lazy_list("ids", NativeArrays.id_list if NativeArrays else None)
     type_ids = _lazy_list(
         "type_ids", lambda a: a.around([a.type_id] * len(a.ids), 2, pad=a.pad and a.pad[3])
     )
     tokens = _lazy_list("tokens", lambda a: a.around(a.tokens(), 1, pad=a.pad and a.pad[4]))
     offsets = _lazy_list(
         "offsets",
-        lambda a: a.around(_pair_list(a.offsets), None, (0, 0), (0, 0)),
+        NativeArrays.offset_list if NativeArrays else None,
     )
-    word_ids = _lazy_list("word_ids", lambda a: a.around(_int_list(a.words), None))
+    word_ids = _lazy_list("word_ids", NativeArrays.word_list if NativeArrays else None)
     special_tokens_mask = _lazy_list(
         "special_tokens_mask", lambda a: a.around([0] * len(a.ids), None, 1, 1)
     )
@@ -311,7 +259,8 @@ class Encoding:
 
     @property
     def ids_array(self) -> Any:
-        """The ids as a numpy ``int32`` array (no list is built for it)."""
+        """The ids as a numpy ``int32`` array (no list is built for it; over a native
+        result it is a read-only view)."""
         import numpy as np
 
         native = self._native
@@ -321,7 +270,8 @@ class Encoding:
 
     @property
     def offsets_array(self) -> Any:
-        """The offsets as a numpy ``int64`` array of shape ``(n, 2)``."""
+        """The offsets as a numpy ``int64`` array of shape ``(n, 2)`` (read-only over a
+        native result)."""
         import numpy as np
 
         native = self._native
@@ -584,6 +534,11 @@ class Encoding:
         for e in encodings:
             out.merge_with(e.copy(), growing_offsets)
         return out
+
+
+if _core is not None:  # native plans make these two classes (codetok/_native/bind_arrays.hpp)
+    _native_lists(Encoding)
+    _core.register_encoding_types(NativeArrays, Encoding)
 
 
 def _to_tensor(name: str, value: Any, tensor_type: str) -> Any:

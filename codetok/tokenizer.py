@@ -451,6 +451,29 @@ class Tokenizer:
                 cannot represent a piece and has no unknown token.
             TruncationError: the truncation settings cannot be met.
         """
+        if (
+            pair is None
+            and not is_pretokenized
+            and allowed_special == "all"
+            and not disallowed_special
+            and self._truncation is None
+            and self._padding is None
+            and type(sequence) is str
+        ):
+            # The common call, in one native call when the plan finishes it: a short text
+            # costs more in Python around the call than in tokenizing, so this inlines
+            # ``_plan()``'s cache check and ``Plan.encode_final``.
+            cached = self._plan_cache
+            if cached is not None and cached[2] == CHANGES[0] and cached[3] == self.added.version:
+                plan = cached[4]
+            else:
+                plan = self._plan()
+            if plan is not None and plan.final_layouts is not None:
+                final = plan.core.encode_encoding(
+                    sequence, (), plan.trim, plan.model_core, plan.final_layouts[add_special_tokens]
+                )
+                if final is not None:
+                    return final
         skip = None
         if allowed_special != "all" or disallowed_special:
             texts = [sequence] if pair is None else [sequence, pair]
@@ -608,20 +631,28 @@ class Tokenizer:
     ) -> list[Encoding]:
         trim = self._truncation is None
         trim_mode = plan.trim if trim else 0
-        outs = plan.core.encode_batch(
-            texts, plan.skip_ids(skip), trim_mode, _threads(num_threads, len(texts))
-        )
-        encodings = []
+        # Post-processed natively (one Encoding per text, built in C) when nothing else
+        # follows; else bare results for post_process.
         direct = trim and self._padding is None and plan.layouts != "python"
         with gc_paused():
-            for text, out in zip(texts, outs):
-                if out is None:
+            outs = plan.core.encode_batch(
+                texts,
+                plan.skip_ids(skip),
+                trim_mode,
+                _threads(num_threads, len(texts)),
+                plan.model_core,
+                plan.layout(add_special_tokens) if direct else None,
+                True,
+            )
+            if direct and None not in outs:
+                return outs
+            encodings = []
+            for text, enc in zip(texts, outs):
+                if enc is None:
                     enc = self._encode_one(text, 0, None, skip, trim)
                 elif direct:
-                    encodings.append(plan.finished(text, out, add_special_tokens))
+                    encodings.append(enc)
                     continue
-                else:
-                    enc = plan.wrap(text, out, 0, trim_mode != 0)
                 encodings.append(self.post_process(enc, None, add_special_tokens))
         return encodings
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "bind_arrays.hpp"
 #include "bind_bpe.hpp"
 #include "bind_common.hpp"
 #include "bind_unigram.hpp"
@@ -88,17 +89,21 @@ class PipelineCore {
     explicit PipelineCore(std::unique_ptr<codetok::TextPipeline> kernel)
         : kernel_(std::move(kernel)) {}
 
-    // ``(ids, offsets, words, added, texts)``: numpy arrays (``added`` None when no added
-    // token matched), then None or a list of ``(token index, str)`` for tokens that show
-    // their own text; or None (the Python path decides).
-    py::object encode(const py::str& text, const py::handle& skip, int trim) const {
-        const StrView v = str_view(text.ptr());
-        std::vector<int32_t> sk = sorted_ids(skip);
-        codetok::Encoded& out = reused();
-        run_one(v, [&](const auto* t, size_t n) { kernel_->encode(t, n, sk, trim, true, out); });
-        py::object result = arrays(out);
-        release(out);
-        return result;
+    // A ``NativeArrays`` over the result, or None (the Python path decides). ``model_core``
+    // gives token strings (``tokens(ids)``); ``layout`` (see bind_arrays.hpp) places
+    // special tokens around the sequence.
+    py::object encode(const py::str& text, const py::handle& skip, int trim,
+                      const py::handle& model_core, const py::handle& layout) const {
+        const Layout lay = parse_layout(layout);
+        return make_arrays(encode_one(text, skip, trim), text, model_core, lay, trim != 0);
+    }
+
+    // ``encode`` as the ``Encoding`` over it (one C call for ``Tokenizer.encode``).
+    py::object encode_encoding(const py::str& text, const py::handle& skip, int trim,
+                               const py::handle& model_core, const py::handle& layout) const {
+        const Layout lay = parse_layout(layout);
+        return make_encoding(
+            make_arrays(encode_one(text, skip, trim), text, model_core, lay, trim != 0), lay);
     }
 
     // Token ids only, as a list; None when the Python path must decide.
@@ -112,13 +117,23 @@ class PipelineCore {
         return result;
     }
 
-    // ``encode`` of every text on native threads; entries are None where it would be.
+    // ``encode`` (``encodings``: ``encode_encoding``) of every text on native threads;
+    // entries are None where it would give None.
     py::list encode_batch(const py::handle& texts, const py::handle& skip, int trim,
-                          long long threads) const {
-        std::vector<codetok::Encoded> outs = run(texts, skip, trim, true, threads);
+                          long long threads, const py::handle& model_core,
+                          const py::handle& layout, bool encodings) const {
+        const Layout lay = parse_layout(layout);
+        py::object seq = py::reinterpret_steal<py::object>(
+            PySequence_Fast(texts.ptr(), "expected a list of str"));
+        if (!seq) throw py::error_already_set();
+        std::vector<codetok::Encoded> outs = run(seq, skip, trim, true, threads);
         py::list result(outs.size());
-        for (size_t k = 0; k < outs.size(); ++k)
-            PyList_SET_ITEM(result.ptr(), k, arrays(outs[k]).release().ptr());
+        for (size_t k = 0; k < outs.size(); ++k) {
+            py::handle text = PySequence_Fast_GET_ITEM(seq.ptr(), k);
+            py::object a = make_arrays(outs[k], text, model_core, lay, trim != 0);
+            if (encodings) a = make_encoding(std::move(a), lay);
+            PyList_SET_ITEM(result.ptr(), k, a.release().ptr());
+        }
         return result;
     }
 
@@ -189,6 +204,14 @@ class PipelineCore {
         static thread_local codetok::Encoded out;
         return out;
     }
+    // One text through the plan, in the per-thread buffers.
+    codetok::Encoded& encode_one(const py::str& text, const py::handle& skip, int trim) const {
+        const StrView v = str_view(text.ptr());
+        std::vector<int32_t> sk = sorted_ids(skip);
+        codetok::Encoded& out = reused();
+        run_one(v, [&](const auto* t, size_t n) { kernel_->encode(t, n, sk, trim, true, out); });
+        return out;
+    }
     static void release(codetok::Encoded& out) {
         if (out.ids.capacity() > (size_t{1} << 16)) out = codetok::Encoded();
     }
@@ -201,28 +224,6 @@ class PipelineCore {
         }
         py::gil_scoped_release nogil;
         with_units(v, fn);
-    }
-
-    static py::object arrays(const codetok::Encoded& out) {
-        if (!out.ok) return py::none();
-        const size_t n = out.ids.size();
-        py::object texts = py::none();
-        if (!out.text_at.empty()) {
-            py::list list;
-            for (size_t k = 0; k + 2 < out.text_at.size(); k += 3) {
-                const int64_t a = out.text_at[k + 1], b = out.text_at[k + 2];
-                py::object s = py::reinterpret_steal<py::object>(PyUnicode_FromKindAndData(
-                    PyUnicode_4BYTE_KIND, out.texts.data() + a, static_cast<py::ssize_t>(b - a)));
-                if (!s) throw py::error_already_set();
-                list.append(py::make_tuple(out.text_at[k], s));
-            }
-            texts = list;
-        }
-        return py::make_tuple(to_array(out.ids, n, 1), to_array(out.offsets, n, 2),
-                              to_array(out.words, n, 1),
-                              out.added.empty() ? py::object(py::none())
-                                                : py::object(to_array(out.added, out.added.size() / 3, 3)),
-                              texts);
     }
 
     std::unique_ptr<codetok::TextPipeline> kernel_;
@@ -452,10 +453,13 @@ void bind_pipeline(py::module_& m) {
              py::arg("prepend") = 0, py::arg("meta") = "\u2581", py::arg("spm_words") = false,
              py::arg("steps") = py::list())
         .def("encode", &PipelineCore::encode, py::arg("text"), py::arg("skip"),
-             py::arg("trim"))
+             py::arg("trim"), py::arg("model_core"), py::arg("layout"))
+        .def("encode_encoding", &PipelineCore::encode_encoding, py::arg("text"),
+             py::arg("skip"), py::arg("trim"), py::arg("model_core"), py::arg("layout"))
         .def("encode_ids", &PipelineCore::encode_ids, py::arg("text"), py::arg("skip"))
         .def("encode_batch", &PipelineCore::encode_batch, py::arg("texts"), py::arg("skip"),
-             py::arg("trim"), py::arg("threads"))
+             py::arg("trim"), py::arg("threads"), py::arg("model_core"), py::arg("layout"),
+             py::arg("encodings"))
         .def("encode_ids_batch", &PipelineCore::encode_ids_batch, py::arg("texts"),
              py::arg("skip"), py::arg("threads"))
         .def("encode_flat", &PipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),

@@ -9,7 +9,8 @@
 // helpers of bind_common.hpp: bind_bpe.cpp (BpeCore, merge tables, tiktoken ranks, the
 // binary format's checksum), bind_pipeline.cpp (Pipeline and the plan factories),
 // bind_pretokenize.cpp (scan), bind_normalize.cpp (bert_flags, bert_normalize),
-// bind_wordpiece.cpp (WordPieceCore) and bind_unigram.cpp (UnigramCore).
+// bind_wordpiece.cpp (WordPieceCore), bind_unigram.cpp (UnigramCore) and bind_arrays.cpp
+// (Arrays: one native result, and the Encoding over it).
 #include <pybind11/pybind11.h>
 
 #include <vector>
@@ -26,11 +27,15 @@ void bind_pretokenize(py::module_& m);  // bind_pretokenize.cpp
 void bind_normalize(py::module_& m);    // bind_normalize.cpp
 void bind_wordpiece(py::module_& m);    // bind_wordpiece.cpp
 void bind_unigram(py::module_& m);      // bind_unigram.cpp
+namespace codetok::bind {
+void bind_arrays(py::module_& m);  // bind_arrays.cpp
+}
 
 PYBIND11_MODULE(_core, m) {
     m.doc() = "codetok native kernels (private; see codetok/_reference for the readable twins)";
     // A signature names a class only when the class is registered first: BpeCore before
     // Pipeline, WordPieceCore and UnigramCore before their plans (all in bind_pipeline).
+    codetok::bind::bind_arrays(m);
     bind_bpe(m);
     bind_pretokenize(m);
     bind_normalize(m);
