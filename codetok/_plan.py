@@ -50,10 +50,13 @@ from .encoding import Encoding, truncation_windows
 from .models import BPE, Unigram, WordLevel, WordPiece, _backend
 from .normalizers import RUST_WHITESPACE
 from .pre_tokenizers import (
+    BEHAVIORS,
     GPT2_PATTERN,
     BertPreTokenizer,
     ByteLevel,
+    Digits,
     Metaspace,
+    Punctuation,
     Sequence,
     Split,
     Whitespace,
@@ -336,6 +339,27 @@ def _pre_tokenizer(pre: Any) -> tuple[int, bool] | str:
     return f"the pre-tokenizer {pre!r} has no native twin"
 
 
+def _word_passes(pre: Any) -> list[tuple[int, int]] | None:
+    """The native passes (``(kind, behavior)``, codetok/_native/word_splits.hpp) of a
+    pre-tokenizer made of HF's character-class ones: ``Whitespace``, ``WhitespaceSplit``,
+    ``Punctuation``, ``Digits``, or a ``Sequence`` of them; else ``None``."""
+    parts = pre.pretokenizers if type(pre) is Sequence else [pre]
+    passes = []
+    for part in parts:
+        kind = type(part)
+        if kind is Whitespace:
+            passes.append((0, 0))
+        elif kind is WhitespaceSplit:
+            passes.append((1, 0))
+        elif kind is Punctuation:
+            passes.append((2, BEHAVIORS.index(part.behavior)))
+        elif kind is Digits:
+            passes.append((3, 1 if part.individual_digits else 4))
+        else:
+            return None
+    return passes or None
+
+
 _META = "\u2581"
 
 
@@ -588,19 +612,29 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         return f"the model {type(model).__name__} has no native pipeline yet"
     if model.dropout:
         return "BPE dropout samples per call; it runs in Python"
-    if model.continuing_subword_prefix or model.end_of_word_suffix:
+    # Char-level BPE behind HF's character-class pre-tokenizers (the HF quicktour's BPE).
+    passes = None if tok.pre_tokenizer is None else _word_passes(tok.pre_tokenizer)
+    if (model.continuing_subword_prefix or model.end_of_word_suffix) and passes is None:
         return "byte-level BPE with a subword prefix or suffix runs in Python"
     # SentencePiece-style: (prepend mode, meta char, Metaspace's word cuts), else None.
     spm: tuple[int, str, bool] | None = None
-    # Byte-level behind a normalizer (Qwen2 and GPT-NeoX put NFC there): its steps.
+    # Byte-level (Qwen2 and GPT-NeoX put NFC there) or word passes behind a normalizer.
     steps: list[tuple[Any, ...]] = []
     prepend = None if tok.normalizer is None else _spm_normalizer(tok.normalizer)
-    if isinstance(prepend, str):
+    if passes is not None:
+        found = [] if tok.normalizer is None else _norm_steps(tok.normalizer)
+        if isinstance(found, str):
+            return found
+        steps = found
+        scanner, add_prefix_space = 0, False
+    elif isinstance(prepend, str):
         found = _norm_steps(tok.normalizer)
         if isinstance(found, str) or isinstance(tok.pre_tokenizer, Metaspace):
             return prepend
         steps = found
-    if prepend is not None and not steps:
+    if passes is not None:
+        pass  # settled above
+    elif prepend is not None and not steps:
         if tok.pre_tokenizer is not None:
             return "a pre-tokenizer after a SentencePiece-style normalizer runs in Python"
         spm = (1 if prepend else 0, _META, False)
@@ -622,7 +656,7 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
     if not model._core_native:
         return "the model's kernel is not native"
     symbols: list[int] = []
-    if spm is None:
+    if spm is None and passes is None:
         symbols = core.symbol_ids("".join(BYTE_TO_CHAR))
         if -1 in symbols:
             return "the vocabulary lacks some byte-level characters"
@@ -642,5 +676,6 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         spm is not None,
         *(spm or (0, _META, False)),
         steps,
+        passes or [],
     )
     return Plan(native, core, post, tok.added)

@@ -174,7 +174,6 @@ def _char_matches(text: str, pattern: regex.Pattern[str]) -> list[Span]:
 _WS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 _WS_RE = regex.compile(f"[{_WS}]")
 _NON_WS_RUN_RE = regex.compile(f"[^{_WS}]+")
-_NUMERIC_RE = regex.compile(r"\p{N}")
 # Tilings for split_many: the pieces plus the whitespace runs between them.
 _WS_TILES_RE = regex.compile(f"[{_WS}]+|[^{_WS}]+")
 # The only characters str.isspace() accepts that are not White_Space.
@@ -607,7 +606,18 @@ class Digits(PreTokenizer):
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
         t = ns.text
         behavior = "isolated" if self.individual_digits else "contiguous"
-        return _cut(ns, split_spans(len(t), _char_matches(t, _NUMERIC_RE), behavior))
+        return _cut(ns, split_spans(len(t), _char_matches(t, _numeric_re()), behavior))
+
+
+@functools.lru_cache(maxsize=1)
+def _numeric_re() -> regex.Pattern[str]:
+    """One digit as HF's ``Digits`` sees it: Rust's ``char::is_numeric`` of its Unicode
+    version, pinned in :mod:`codetok._bert_unicode` (``\\p{N}`` follows ``regex``'s)."""
+    from . import _bert_unicode as bu
+    from ._regex import fast_class
+
+    near, exact = fast_class(bu.NUMERIC, r"\p{N}")
+    return regex.compile(f"(?=[{near}]){exact}")
 
 
 class CharDelimiterSplit(PreTokenizer):

@@ -291,6 +291,58 @@ def ws_words_tok():
     return tok
 
 
+def _word_bpe(pre_tokenizer, normalizer=None, limit_alphabet=None, **bpe) -> Tokenizer:
+    """Char-level BPE trained on part of the texts behind one of HF's character-class
+    pre-tokenizers (HF's quicktour shape), with an unknown token."""
+    from codetok.models import BPE
+    from codetok.trainers import BpeTrainer
+
+    model_opts = {k: v for k, v in bpe.items() if k == "fuse_unk"}
+    train_opts = {k: v for k, v in bpe.items() if k != "fuse_unk"}
+    tok = Tokenizer(BPE(unk_token="[UNK]", **model_opts, **train_opts))
+    tok.pre_tokenizer = pre_tokenizer
+    tok.normalizer = normalizer
+    trainer = BpeTrainer(
+        vocab_size=1500,
+        special_tokens=["[UNK]", "<|endoftext|>", "<mask>"],
+        limit_alphabet=limit_alphabet,
+        **train_opts,
+    )
+    tok.train_from_iterator(TEXTS[:8], trainer)
+    return tok
+
+
+@pytest.fixture(scope="module")
+def bpe_ws_tok():
+    """The HF quicktour's BPE: Whitespace pre-tokenizer, [UNK], no normalizer (an alphabet
+    limited to 60 chars, so that unknown chars occur)."""
+    from codetok.pre_tokenizers import Whitespace
+
+    return _word_bpe(Whitespace(), limit_alphabet=60)
+
+
+@pytest.fixture(scope="module")
+def bpe_split_tok():
+    """Char-level BPE with a subword prefix and a word suffix, fused unknowns, behind
+    WhitespaceSplit, contiguous Punctuation and individual Digits, after NFD, Lowercase and
+    StripAccents."""
+    from codetok import normalizers
+    from codetok.pre_tokenizers import Digits, Punctuation, WhitespaceSplit
+
+    pre = Sequence([WhitespaceSplit(), Punctuation("contiguous"), Digits(individual_digits=True)])
+    norm = normalizers.Sequence(
+        [normalizers.NFD(), normalizers.Lowercase(), normalizers.StripAccents()]
+    )
+    return _word_bpe(
+        pre,
+        norm,
+        limit_alphabet=60,
+        continuing_subword_prefix="##",
+        end_of_word_suffix="</w>",
+        fuse_unk=True,
+    )
+
+
 @pytest.fixture(scope="module")
 def words_tok():
     """codetok.text's whitespace tokenizer (WhitespaceSplit + WordLevel), a vocabulary learned
@@ -361,6 +413,8 @@ TOKENIZERS = [
     "words_tok",
     "words_nfkc_tok",
     "ws_words_tok",
+    "bpe_ws_tok",
+    "bpe_split_tok",
 ]
 
 
@@ -661,3 +715,31 @@ def test_wordlevel_and_split_changes_are_seen(char_tok, cl100k):
     finally:
         split.pattern = old
     assert_same_encode(cl100k, "1234567 it's")
+
+
+@pytest.mark.parametrize(
+    "behavior", ["removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous"]
+)
+@pytest.mark.parametrize("digits", [None, False, True])
+def test_word_splitting_passes(bpe_ws_tok, behavior, digits):
+    """Every Punctuation behaviour, with and without Digits (both modes), in front of
+    char-level BPE: native == the Python pipeline on the texts and the extra cases."""
+    from codetok.pre_tokenizers import Digits, Punctuation, Whitespace
+
+    parts = [Punctuation(behavior)] + ([] if digits is None else [Digits(digits)])
+    tok = Tokenizer(bpe_ws_tok.model, pre_tokenizer=Sequence([Whitespace(), *parts]))
+    assert tok.engine == "native", tok.engine_reason
+    extra = ["a,,b..c!?d", "12,345.67 ١٢٣ ½ x² 3rd", ".,;", "a.", ".a", "", "  ", "1"]
+    for text in TEXTS[:20] + extra:
+        assert_same_encode(tok, text)
+
+
+def test_word_splitting_only_for_known_parts(bpe_ws_tok):
+    """A pre-tokenizer with a part that has no native pass runs the Python pipeline."""
+    from codetok.pre_tokenizers import CharDelimiterSplit, Whitespace
+
+    tok = Tokenizer(
+        bpe_ws_tok.model, pre_tokenizer=Sequence([Whitespace(), CharDelimiterSplit("x")])
+    )
+    assert tok.engine == "python"
+    assert "CharDelimiterSplit" in tok.engine_reason

@@ -54,6 +54,8 @@ bool strip_accent(Cp c);
 // ``\w`` and ``\s`` of HF's ``Whitespace`` pre-tokenizer (Rust regex's tables).
 bool word_char(Cp c);
 bool word_space(Cp c);
+// What HF's ``Digits`` pre-tokenizer splits off (Rust's ``char::is_numeric``).
+bool numeric(Cp c);
 // The canonical composition of ``a`` + ``b`` (HF's NFC pairs, Hangul by rule), or 0.
 Cp compose(Cp a, Cp b);
 

@@ -33,14 +33,19 @@ class PipelineCore {
     // Byte-level when ``spm`` is false (``scanner``, ``add_prefix_space``, 256
     // ``byte_symbols``); SentencePiece-style otherwise (``prepend``: a codetok::Prepend,
     // ``meta``: the visible space, ``spm_words``: Metaspace's cuts are words; the scanner
-    // and byte symbols are not used). ``steps``: byte-level only, normalizer steps (see
-    // ``parse_steps``) on the text between added tokens.
+    // and byte symbols are not used). ``passes``: when not empty, char-level BPE behind
+    // HF's character-class pre-tokenizers, ``(kind, behavior)`` each (word_splits.hpp;
+    // the scanner and byte symbols are not used). ``steps``: not SentencePiece-style;
+    // normalizer steps (see ``parse_steps``) on the text between added tokens.
     PipelineCore(const BpeCore& bpe, int scanner, bool add_prefix_space,
                  const py::list& byte_symbols, const py::list& raw, const py::list& norm,
                  const py::str& whitespace, bool trims, bool spm, int prepend,
-                 const py::str& meta, bool spm_words, const py::list& steps) {
+                 const py::str& meta, bool spm_words, const py::list& steps,
+                 const py::list& passes) {
         if (spm && steps.size() > 0)
             throw py::value_error("normalizer steps go with byte-level BPE only");
+        if (spm && passes.size() > 0)
+            throw py::value_error("word splitting passes go with char-level BPE only");
         codetok::PipelineSpec spec;
         spec.scanner = static_cast<codetok::Scanner>(scanner);
         spec.add_prefix_space = add_prefix_space;
@@ -63,6 +68,16 @@ class PipelineCore {
                     if (c[j] == spec.meta && c[j - 1] != spec.meta) crossing = true;
             }
             spec.spm_split = !crossing;
+        } else if (passes.size() > 0) {
+            for (const py::handle& item : passes) {
+                py::tuple t = item.cast<py::tuple>();
+                if (t.size() != 2) throw py::value_error("a pass is (kind, behavior)");
+                const int kind = t[0].cast<int>(), behavior = t[1].cast<int>();
+                if (kind < 0 || kind > 3 || behavior < 0 || behavior > 4)
+                    throw py::value_error("a pass is (kind 0..3, behavior 0..4)");
+                spec.passes.push_back({static_cast<codetok::SplitPass::Kind>(kind),
+                                       static_cast<codetok::SplitPass::Behavior>(behavior)});
+            }
         } else {
             if (byte_symbols.size() != 256) throw py::value_error("byte_symbols must hold 256 ids");
             for (size_t b = 0; b < 256; ++b)
@@ -446,12 +461,12 @@ void bind_pipeline(py::module_& m) {
     py::class_<PipelineCore>(m, "Pipeline")
         .def(py::init<const BpeCore&, int, bool, const py::list&, const py::list&,
                       const py::list&, const py::str&, bool, bool, int, const py::str&, bool,
-                      const py::list&>(),
+                      const py::list&, const py::list&>(),
              py::arg("bpe"), py::arg("scanner"), py::arg("add_prefix_space"),
              py::arg("byte_symbols"), py::arg("raw_added"), py::arg("norm_added"),
              py::arg("whitespace"), py::arg("trims"), py::arg("spm") = false,
              py::arg("prepend") = 0, py::arg("meta") = "\u2581", py::arg("spm_words") = false,
-             py::arg("steps") = py::list())
+             py::arg("steps") = py::list(), py::arg("passes") = py::list())
         .def("encode", &PipelineCore::encode, py::arg("text"), py::arg("skip"),
              py::arg("trim"), py::arg("model_core"), py::arg("layout"))
         .def("encode_encoding", &PipelineCore::encode_encoding, py::arg("text"),

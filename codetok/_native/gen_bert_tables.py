@@ -45,6 +45,8 @@ strings cannot hold them, and they get no flags, like any plain character):
 - STRIP_ACCENTS / ``strip_accent``: the chars ``normalizers.StripAccents()`` deletes.
 - WORD, WORD_SPACE / ``word_char``, ``word_space``: the ``\\w`` and ``\\s`` of
   ``pre_tokenizers.Whitespace()``, from how it splits ``"a" + c + "a"``.
+- NUMERIC / ``numeric``: what ``pre_tokenizers.Digits(individual_digits=True)`` cuts off
+  ``"a" + c + "a"`` (Rust's ``char::is_numeric``).
 - COMPOSE / ``compose``: the canonical pairs that HF's ``normalizers.NFC()`` composes,
   found from Python's one-step decompositions (Hangul syllables compose by rule).
 - ``kCjk``: HF's fixed CJK ideograph ranges (:data:`HF_CJK_RANGES`), which
@@ -216,6 +218,21 @@ def probe_whitespace_classes(cps: list[int]) -> tuple[set[int], set[int]]:
         else:
             assert pieces == ["a", chr(c), "a"], (hex(c), pieces)
     return word, space
+
+
+def probe_numeric(cps: list[int]) -> set[int]:
+    """The chars HF's ``pre_tokenizers.Digits(individual_digits=True)`` isolates (Rust's
+    ``char::is_numeric``: Nd, Nl and No of its Unicode version): ``"a" + c + "a"`` is cut
+    in three for those and stays whole for any other char."""
+    digits = pre_tokenizers.Digits(individual_digits=True)
+    numeric = set()
+    for c in cps:
+        pieces = [p for p, _ in digits.pre_tokenize_str("a" + chr(c) + "a")]
+        if pieces == ["a", chr(c), "a"]:
+            numeric.add(c)
+        else:
+            assert pieces == ["a" + chr(c) + "a"], (hex(c), pieces)
+    return numeric
 
 
 def probe_compositions(cps: list[int], nfd: dict[int, str]) -> dict[tuple[int, int], int]:
@@ -475,9 +492,10 @@ def c_map(prefix: str, table: dict[int, str], at_type: str) -> str:
 
 
 def write_cpp(
-    index, blocks, nfd, low, ccc, nfkd, compose, strip, word, space, provenance: str
+    index, blocks, nfd, low, ccc, nfkd, compose, strip, word, space, numeric, provenance: str
 ) -> None:
     strip_ranges = ranges_of(sorted(strip))
+    numeric_ranges = ranges_of(sorted(numeric))
     word_ranges = ranges_of(sorted(word))
     space_ranges = ranges_of(sorted(space))
     table = {c: d for c, d in nfd.items() if not HANGUL_BASE <= c < HANGUL_BASE + HANGUL_COUNT}
@@ -527,6 +545,9 @@ namespace {{
 {c_array("uint32_t", "kWordFirst", [a for a, _ in word_ranges])}
 {c_array("uint32_t", "kWordSpaceLast", [b for _, b in space_ranges])}
 {c_array("uint32_t", "kWordSpaceFirst", [a for a, _ in space_ranges])}
+// The Digits pre-tokenizer's digits (Rust's char::is_numeric).
+{c_array("uint32_t", "kNumericLast", [b for _, b in numeric_ranges])}
+{c_array("uint32_t", "kNumericFirst", [a for a, _ in numeric_ranges])}
 
 // Whether ``c`` is in the ranges ``first[i]..last[i]`` (sorted by ``last``).
 template <size_t N>
@@ -576,6 +597,8 @@ bool word_char(Cp c) {{ return in_ranges(kWordLast, kWordFirst, c); }}
 
 bool word_space(Cp c) {{ return in_ranges(kWordSpaceLast, kWordSpaceFirst, c); }}
 
+bool numeric(Cp c) {{ return in_ranges(kNumericLast, kNumericFirst, c); }}
+
 Cp compose(Cp a, Cp b) {{
     if (a - 0x1100 < 19 && b - 0x1161 < 21) return kHangulBase + ((a - 0x1100) * 21 + b - 0x1161) * 28;
     if (a - kHangulBase < kHangulCount && (a - kHangulBase) % 28 == 0 && b - 0x11A8 < 27)
@@ -621,10 +644,12 @@ def main() -> None:
     compose = probe_compositions(cps, nfd)
     strip = probe_strip_accents(cps)
     word, space = probe_whitespace_classes(cps)
+    numeric = probe_numeric(cps)
     extra_ranges = {
         "STRIP_ACCENTS": (strip, "StripAccents deletes them (HF's combining marks)."),
         "WORD": (word, "\\w of the Whitespace pre-tokenizer (Rust regex's, not Oniguruma's)."),
         "WORD_SPACE": (space, "\\s of the Whitespace pre-tokenizer."),
+        "NUMERIC": (numeric, "What the Digits pre-tokenizer splits off (Rust's is_numeric)."),
     }
     sets = {
         "kDrop": drop,
@@ -652,7 +677,7 @@ def main() -> None:
         "HF's reordering agrees (0 where it does not know the mark)"
     )
     write_python(sets, nfd, low, ccc, nfkd, compose, extra_ranges, provenance)
-    write_cpp(index, blocks, nfd, low, ccc, nfkd, compose, strip, word, space, provenance)
+    write_cpp(index, blocks, nfd, low, ccc, nfkd, compose, strip, word, space, numeric, provenance)
     print(
         f"{len(blocks)} blocks, {len(nfd)} decompositions, {len(low)} lowercase, "
         f"{len(ccc)} combining classes, {len(nfkd)} compatibility decompositions, "

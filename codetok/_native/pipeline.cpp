@@ -154,6 +154,10 @@ void Pipeline::encode_segment(const CharT* t, size_t a, size_t b, bool want_offs
         spm_segment(t, a, b, want_offsets, w, word, out);
         return;
     }
+    if (!spec_.passes.empty()) {
+        words_segment(t, a, b, want_offsets, w, word, out);
+        return;
+    }
     if (!steps_.empty()) {
         // Reference: the normalizer on the segment; its chars keep their original index.
         NormalizedText& nt = w.normalized;
@@ -297,31 +301,12 @@ void Pipeline::spm_segment(const CharT* t, size_t a, size_t b, bool want_offsets
             p1 = p0 + 1;
             while (p1 < n && !(s[p1] == kMeta && s[p1 - 1] != kMeta)) ++p1;
         }
-        const Cp* p = s + p0;
-        const size_t len = p1 - p0;
-        const uint64_t h = hash_cps(p, len);
         const int32_t* ids;
         const int64_t* spans;  // start << 32 | end, in chars of the piece
         size_t count;
-        if (!w.cache.find(p, len, h, ids, spans, count)) {
-            BpeOutput bo;
-            bpe_->encode(p, len, bo);
-            w.ids.assign(bo.ids.begin(), bo.ids.end());
-            w.lens.clear();
-            for (size_t j = 0; j < bo.ids.size(); ++j) {
-                const int64_t st = bo.spans[2 * j], en = bo.spans[2 * j + 1];
-                const int32_t id = bo.ids[j];
-                if (en <= st || id < 0 || static_cast<size_t>(id) >= spec_.has_value.size() ||
-                    !spec_.has_value[static_cast<size_t>(id)]) {
-                    out.ok = false;  // a missing unk token or an empty span: Python decides
-                    return;
-                }
-                w.lens.push_back((st << 32) | en);
-            }
-            w.cache.put(p, len, h, w.ids, w.lens);
-            ids = w.ids.data();
-            spans = w.lens.data();
-            count = w.ids.size();
+        if (!char_piece(s + p0, p1 - p0, w, ids, spans, count)) {
+            out.ok = false;
+            return;
         }
         out.ids.insert(out.ids.end(), ids, ids + count);
         if (want_offsets) {
@@ -337,6 +322,74 @@ void Pipeline::spm_segment(const CharT* t, size_t a, size_t b, bool want_offsets
         if (spec_.spm_words) ++word;
     }
     if (!spec_.spm_words) ++word;
+}
+
+// Reference: the normalizer on the segment, then the pre-tokenizer's word splitting
+// (``Sequence.split`` of Whitespace, WhitespaceSplit, Punctuation, Digits); each piece is
+// one word through char-level BPE (``BPE.encode_pieces``).
+template <class CharT>
+void Pipeline::words_segment(const CharT* t, size_t a, size_t b, bool want_offsets,
+                             Scratch& w, int32_t& word, Encoded& out) const {
+    const Cp* s;
+    size_t n;
+    const uint32_t* src = nullptr;  // original index (from ``a``) of each char, or identity
+    if (!steps_.empty()) {
+        steps_.run(t, a, b, w.normalized, w.steps);
+        s = w.normalized.text.data();
+        n = w.normalized.text.size();
+        src = w.normalized.src.data();
+    } else {
+        w.text.assign(t + a, t + b);
+        s = w.text.data();
+        n = w.text.size();
+    }
+    auto orig = [&](size_t k) -> int64_t {
+        return static_cast<int64_t>(a + (src != nullptr ? src[k] : k));
+    };
+    split_words(s, n, spec_.passes, w.words, w.split);
+    for (const Span32& piece : w.words) {
+        const int32_t* ids;
+        const int64_t* spans;
+        size_t count;
+        if (!char_piece(s + piece.start, piece.end - piece.start, w, ids, spans, count)) {
+            out.ok = false;
+            return;
+        }
+        out.ids.insert(out.ids.end(), ids, ids + count);
+        if (want_offsets) {
+            for (size_t j = 0; j < count; ++j) {
+                const auto st = static_cast<size_t>(spans[j] >> 32);
+                const auto en = static_cast<size_t>(spans[j] & 0xFFFFFFFF);
+                out.offsets.push_back(orig(piece.start + st));
+                out.offsets.push_back(orig(piece.start + en - 1) + 1);
+                out.words.push_back(word);
+            }
+        }
+        ++word;
+    }
+}
+
+bool Pipeline::char_piece(const Cp* p, size_t len, Scratch& w, const int32_t*& ids,
+                          const int64_t*& spans, size_t& count) const {
+    const uint64_t h = hash_cps(p, len);
+    if (w.cache.find(p, len, h, ids, spans, count)) return true;
+    BpeOutput bo;
+    bpe_->encode(p, len, bo);
+    w.ids.assign(bo.ids.begin(), bo.ids.end());
+    w.lens.clear();
+    for (size_t j = 0; j < bo.ids.size(); ++j) {
+        const int64_t st = bo.spans[2 * j], en = bo.spans[2 * j + 1];
+        const int32_t id = bo.ids[j];
+        if (en <= st || id < 0 || static_cast<size_t>(id) >= spec_.has_value.size() ||
+            !spec_.has_value[static_cast<size_t>(id)])
+            return false;  // a missing unk token or an empty span: Python decides
+        w.lens.push_back((st << 32) | en);
+    }
+    w.cache.put(p, len, h, w.ids, w.lens);
+    ids = w.ids.data();
+    spans = w.lens.data();
+    count = w.ids.size();
+    return true;
 }
 
 // One piece through the byte-level alphabet and BPE (``BPE.encode_pieces``), cached.

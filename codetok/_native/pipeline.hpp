@@ -30,6 +30,7 @@
 #include "norm_steps.hpp"
 #include "pretokenize.hpp"
 #include "text_pipeline.hpp"
+#include "word_splits.hpp"
 
 namespace codetok {
 
@@ -138,6 +139,10 @@ struct PipelineSpec {
     std::vector<uint8_t> has_value;         // per id: the model has a token string for it
     std::vector<uint16_t> lead, trail;      // per id: leading / trailing spaces of its string
                                             // (empty: the plan never trims offsets)
+    // Char-level BPE behind HF's character-class pre-tokenizers (word_splits.hpp), when
+    // not empty: each piece they leave is one word through the model (neither byte-level
+    // nor SentencePiece-style).
+    std::vector<SplitPass> passes;
 };
 
 // Per-call working memory (reused through a pool, so a call allocates nothing once warm).
@@ -153,6 +158,8 @@ struct PipelineScratch {
     std::vector<Cp> piece;            // a piece widened to code points (cache key)
     NormalizedText normalized;        // a segment after the normalizer steps
     NormStepsScratch steps;
+    std::vector<Span32> words;        // the pieces of word splitting passes
+    SplitScratch split;
 };
 
 class Pipeline final : public TextPipelineOf<Pipeline> {
@@ -180,6 +187,13 @@ class Pipeline final : public TextPipelineOf<Pipeline> {
     template <class CharT>
     void spm_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
                      int32_t& word, Encoded& out) const;
+    template <class CharT>
+    void words_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
+                       int32_t& word, Encoded& out) const;
+    // Char-level BPE of one piece, cached: ids and char spans (``start << 32 | end``
+    // inside the piece); false when a token has no string (the Python path decides).
+    bool char_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& ids,
+                    const int64_t*& spans, size_t& count) const;
     // False when a token of the piece has no string (the Python path decides).
     bool encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& ids,
                       const int64_t*& lens, size_t& count) const;
