@@ -138,6 +138,21 @@ def test_checksum_sees_every_word():
     assert MAGIC.startswith(b"\x89")
 
 
+def test_checksum_of_a_large_file_split_over_threads():
+    """Past 32 MB the native checksum sums parts on several threads: the same value."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    words = rng.integers(0, 2**63, 5_000_000, dtype=np.uint64) * np.uint64(3)
+    with np.errstate(over="ignore"):
+        want = int(
+            (words * (np.arange(words.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1))).sum(
+                dtype=np.uint64
+            )
+        )
+    assert checksum(words.astype("<u8").tobytes()) == want
+
+
 def test_saved_kernel_tables_are_borrowed_or_rebuilt(cl100k, tmp_path, monkeypatch):
     from codetok.models import _backend
 

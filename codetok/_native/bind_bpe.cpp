@@ -12,6 +12,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -506,13 +507,32 @@ uint64_t checksum(const py::buffer& data) {
     const size_t n = static_cast<size_t>(b.size * b.itemsize);
     if (n % 8) throw py::value_error("the checksummed data must be a multiple of 8 bytes");
     const auto* p = static_cast<const unsigned char*>(b.ptr);
-    uint64_t sum = 0;
+    const size_t words = n / 8;
+    // Words [a, b) of the sum; the sum of the parts mod 2**64 is the whole's.
+    auto part = [p](size_t a, size_t b) {
+        uint64_t sum = 0;
+        for (size_t i = a; i < b; ++i) {
+            uint64_t w;
+            std::memcpy(&w, p + 8 * i, 8);  // the format is little-endian, as this machine
+            sum += w * (2 * static_cast<uint64_t>(i) + 1);
+        }
+        return sum;
+    };
     py::gil_scoped_release nogil;
-    for (size_t i = 0; i < n / 8; ++i) {
-        uint64_t w;
-        std::memcpy(&w, p + 8 * i, 8);  // the format is little-endian, as this machine
-        sum += w * (2 * static_cast<uint64_t>(i) + 1);
-    }
+    // A large file (o200k's is 49 MB) is read at memory speed: split it over the cores.
+    constexpr size_t kPerThread = size_t{4} << 20;  // words (32 MB)
+    const size_t threads = std::min<size_t>(
+        std::max(1u, std::thread::hardware_concurrency()), (words + kPerThread - 1) / kPerThread);
+    if (threads <= 1) return part(0, words);
+    std::vector<uint64_t> sums(threads, 0);
+    std::vector<std::thread> pool;
+    const size_t step = (words + threads - 1) / threads;
+    for (size_t t = 1; t < threads; ++t)
+        pool.emplace_back([&, t] { sums[t] = part(t * step, std::min(words, (t + 1) * step)); });
+    sums[0] = part(0, std::min(words, step));
+    for (std::thread& th : pool) th.join();
+    uint64_t sum = 0;
+    for (uint64_t v : sums) sum += v;
     return sum;
 }
 
