@@ -16,8 +16,8 @@ Byte-level: no normalizer, or one made of the Unigram plan's steps (``NFC`` as i
 GPT-NeoX, ...); ``ByteLevel`` with its GPT-2 regex, or
 ``Sequence([Split(<known pattern>, "isolated"), ByteLevel(use_regex=False)])`` with the
 cl100k / o200k / Llama-3 patterns (codetok/_scanners.py lists them); a ``BPE`` model over
-the byte-level alphabet without dropout or affixes; added tokens without ``single_word``;
-any post-processor: ``ByteLevel`` offset trimming and the special tokens of
+the byte-level alphabet without dropout or affixes; added tokens (every option; with a
+normalizer, those matched on the original text); any post-processor: ``ByteLevel`` offset trimming and the special tokens of
 ``TemplateProcessing``, ``BertProcessing`` and ``RobertaProcessing`` around one sequence
 stay on the arrays; pairs and truncation run the Python post-processor on the lists.
 WordPiece (BERT-style): ``BertNormalizer`` (any options) or no normalizer,
@@ -383,7 +383,7 @@ def _spm_normalizer(normalizer: Any) -> bool | str:
     return f"the normalizer {normalizer!r} has no native twin yet"
 
 
-AddedRows = list[tuple[str, int, bool, bool, bool]]
+AddedRows = list[tuple[str, int, bool, bool, bool, bool]]
 
 
 def _added_entries(tok: Tokenizer) -> tuple[AddedRows, AddedRows] | str:
@@ -396,9 +396,7 @@ def _added_entries(tok: Tokenizer) -> tuple[AddedRows, AddedRows] | str:
         rows = []
         for content, tid in matcher.ids.items():
             t = tok.added.tokens[tid]
-            if t.single_word:
-                return f"the added token {t.content!r} is single_word"
-            rows.append((content, tid, t.lstrip, t.rstrip, t.special))
+            rows.append((content, tid, t.lstrip, t.rstrip, t.special, t.single_word))
         entries.append(rows)
     return entries[0], entries[1]
 
@@ -435,6 +433,7 @@ def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
         -1 if unk_id is None else unk_id,
         entries[0],
         "".join(sorted(RUST_WHITESPACE)),
+        entries[1],
     )
     return Plan(native, _VocabTokens(model.vocab_r), post, tok.added)
 
@@ -505,6 +504,7 @@ def _compile_units(tok: Tokenizer, model: WordLevel) -> Plan | str:
             entries[0],
             "".join(sorted(RUST_WHITESPACE)),
             steps,
+            entries[1],
         )
     except (TypeError, ValueError, OverflowError) as e:
         return f"the vocabulary does not fit the native plan ({e})"
@@ -590,6 +590,7 @@ def _compile_unigram(tok: Tokenizer, model: Unigram) -> Plan | str:
         [-1 if i is None else i for i in byte_ids],
         entries[0],
         "".join(sorted(RUST_WHITESPACE)),
+        entries[1],
     )
     tokens = _VocabTokens({i: p for i, (p, _) in enumerate(model._pieces)})
     return Plan(native, tokens, single_layouts(tok.post_processor), tok.added)

@@ -13,6 +13,7 @@ is compiled to a single regex, so thousands of added tokens cost about as much a
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -122,11 +123,20 @@ def trie_pattern(words: Iterable[str]) -> str:
     return emit(trie)
 
 
-_WORD_RE = regex.compile(r"\w")
-
-
 def _is_word_char(c: str) -> bool:
-    return c == "_" or bool(_WORD_RE.match(c))
+    """Whether ``c`` glues a ``single_word`` token to a word: HF's test is Rust regex's
+    ``\\w`` (pinned in :mod:`codetok._bert_unicode`, as the ``Whitespace`` pre-tokenizer's;
+    the ``regex`` module's ``\\w`` differs on 17,559 code points)."""
+    return _word_char_re().match(c) is not None
+
+
+@functools.lru_cache(maxsize=1)
+def _word_char_re() -> regex.Pattern[str]:
+    from . import _bert_unicode as bu
+    from ._regex import fast_class
+
+    near, exact = fast_class(bu.WORD, r"\w")
+    return regex.compile(f"(?=[{near}]){exact}")
 
 
 class _Matcher:

@@ -140,3 +140,35 @@ def test_tiktoken_style_special_policy(pair):
 def test_added_token_rejects_empty_content():
     with pytest.raises(VocabularyError):
         AddedToken("")
+
+
+def test_single_word_boundary_is_hfs_on_every_code_point(hf_tokenizers):
+    """A ``single_word`` token glued to a char is left as text exactly when HF leaves it:
+    every code point before and after it (HF's word chars are Rust regex's ``\\w``; the
+    ``regex`` module's differ on 17,559 code points). The tokenizer is native (WordLevel
+    over whitespace words), so this checks the native matcher; the Python pipeline is
+    compared with it on the same texts."""
+    from codetok._plan import use_plans
+    from codetok.models import WordLevel
+    from codetok.pre_tokenizers import WhitespaceSplit
+
+    hf = hf_tokenizers.Tokenizer(hf_tokenizers.models.WordLevel({"[UNK]": 0}, unk_token="[UNK]"))
+    hf.pre_tokenizer = hf_tokenizers.pre_tokenizers.WhitespaceSplit()
+    hf.add_tokens([hf_tokenizers.AddedToken("qq", single_word=True)])
+    ct = Tokenizer(WordLevel({"[UNK]": 0}, "[UNK]"), pre_tokenizer=WhitespaceSplit())
+    ct.add_tokens([AddedToken("qq", single_word=True)])
+    assert ct.engine == "native", ct.engine_reason
+    cps = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    texts = [
+        " ".join(f"{chr(c)}qq qq{chr(c)}" for c in cps[k : k + 8192])
+        for k in range(0, len(cps), 8192)
+    ]
+    for text, want in zip(texts, hf.encode_batch(texts, add_special_tokens=False)):
+        got = ct.encode(text, add_special_tokens=False)
+        assert (got.ids, got.offsets) == (want.ids, want.offsets)
+    previous = use_plans(False)
+    try:
+        for text in texts[:3] + texts[-2:]:
+            assert ct.encode(text).ids == hf.encode(text, add_special_tokens=False).ids
+    finally:
+        use_plans(previous)

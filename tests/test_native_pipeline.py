@@ -532,8 +532,12 @@ def test_unsupported_components_fall_back_whole(gpt2_files):
     assert tok.engine == "python"
     tok.pre_tokenizer = ByteLevel(False)
     tok.add_tokens([AddedToken("hello", single_word=True)])
-    assert tok.engine == "python" and "single_word" in tok.engine_reason
-    # Same output as the native path on what both handle.
+    assert tok.engine == "native", tok.engine_reason  # single_word runs natively too
+    for text in ["hello world", "xhello hello", "hello_ hello", "·hello héllo\u0301hello", "hello"]:
+        assert_same_encode(tok, text)
+    tok.normalizer = Lowercase()  # a normalized added token behind a normalizer: Python
+    tok.add_tokens([AddedToken("world", normalized=True)])
+    assert tok.engine == "python" and "normalized" in tok.engine_reason
     assert tok.encode("hello world").ids == python_path(lambda: tok.encode("hello world").ids)
 
 
@@ -743,3 +747,45 @@ def test_word_splitting_only_for_known_parts(bpe_ws_tok):
     )
     assert tok.engine == "python"
     assert "CharDelimiterSplit" in tok.engine_reason
+
+
+def _with_added(tok: Tokenizer) -> Tokenizer:
+    """``tok`` with added tokens of every kind: single_word, normalized (matched after the
+    others, in the text between them), lstrip/rstrip, special."""
+    tok.add_tokens(
+        [
+            AddedToken("qq", single_word=True),
+            AddedToken("zz"),
+            AddedToken("ab c", lstrip=True, rstrip=True),
+            AddedToken("<s", normalized=False),
+        ]
+    )
+    tok.add_special_tokens(["<s>"])
+    return tok
+
+
+ADDED_TEXTS = [
+    "qq xqq qq_ ·qq qq. zzqq azz<s>zz ab c  x ab cy <s<s> <s>qq",
+    "\u00e9qq qq\u0301 \u0663qq qq\u00b2 zz\u200dzz  ab c\tab c\n",
+    "",
+    "qq",
+]
+
+
+def test_added_tokens_of_every_kind_run_natively(bert, words_tok):
+    """single_word and normalized added tokens (no normalizer) in the WordPiece, WordLevel
+    and character BPE plans: native == the Python pipeline."""
+    from codetok.models import BPE
+    from codetok.pre_tokenizers import BertPreTokenizer, Whitespace
+
+    tokenizers = [
+        Tokenizer(bert.model, pre_tokenizer=BertPreTokenizer()),
+        Tokenizer(words_tok.model, pre_tokenizer=words_tok.pre_tokenizer),
+        Tokenizer(
+            BPE({"a": 0, "b": 1, "[UNK]": 2}, [], unk_token="[UNK]"), pre_tokenizer=Whitespace()
+        ),
+    ]
+    for tok in map(_with_added, tokenizers):
+        assert tok.engine == "native", tok.engine_reason
+        for text in ADDED_TEXTS + TEXTS[:5]:
+            assert_same_encode(tok, text)

@@ -1,6 +1,8 @@
 // See added.hpp. Mirrors ``AddedVocabulary.find`` and ``trie_pattern``.
 #include "added.hpp"
 
+#include "bert_tables.hpp"
+
 #include <cstring>
 
 namespace codetok {
@@ -46,6 +48,33 @@ std::pair<size_t, int32_t> AddedMatcher::longest(const CharT* s, size_t i, size_
 template <class CharT>
 void AddedMatcher::find(const CharT* s, size_t start, size_t end, const std::vector<int32_t>& skip,
                         std::vector<AddedSegment>& out) const {
+    if (then_ == nullptr) {
+        find_own(s, start, end, skip, out);
+        return;
+    }
+    // Reference: ``Tokenizer._splits``: this matcher's tokens first, then ``then_``'s in
+    // each stretch of text between them.
+    std::vector<AddedSegment> own, sub;
+    find_own(s, start, end, skip, own);
+    const auto shift = static_cast<int32_t>(entries_.size());
+    for (const AddedSegment& seg : own) {
+        if (seg.entry >= 0 || seg.start == seg.end) {
+            out.push_back(seg);
+            continue;
+        }
+        sub.clear();
+        then_->find(s, seg.start, seg.end, skip, sub);
+        for (AddedSegment g : sub) {
+            if (g.entry >= 0) g.entry += shift;
+            out.push_back(g);
+        }
+    }
+}
+
+template <class CharT>
+void AddedMatcher::find_own(const CharT* s, size_t start, size_t end,
+                            const std::vector<int32_t>& skip,
+                            std::vector<AddedSegment>& out) const {
     size_t pos = start;  // end of the last emitted part
     size_t cur = start;  // where the next search starts (after the last raw match)
     while (cur < end && !entries_.empty()) {
@@ -71,6 +100,9 @@ void AddedMatcher::find(const CharT* s, size_t start, size_t end, const std::vec
         cur = mend;
         const AddedEntry& e = entries_[static_cast<size_t>(k)];
         if (e.special && std::binary_search(skip.begin(), skip.end(), e.id)) continue;
+        if (e.single_word && ((ms > start && bert::word_char(s[ms - 1])) ||
+                              (me < end && bert::word_char(s[me]))))
+            continue;
         if (e.lstrip) {
             size_t a = ms;
             while (a > start && is_whitespace(s[a - 1])) --a;

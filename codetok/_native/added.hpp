@@ -3,11 +3,13 @@
 // Native twin of ``AddedVocabulary.find`` (codetok/added_tokens.py): leftmost-longest
 // matching of every content at once over a code-point trie; a match the policy skips is
 // passed over whole (the search goes on after it, as a regex ``finditer`` would); ``lstrip``
-// and ``rstrip`` widen a match over Unicode whitespace. Not handled here: ``single_word``
-// (a tokenizer with such a token runs the Python pipeline).
+// and ``rstrip`` widen a match over Unicode whitespace; a ``single_word`` match glued to a
+// word char (HF's ``\w``, bert_tables.hpp) on either side inside the searched range is
+// passed over the same way.
 #pragma once
 
 #include <algorithm>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -20,6 +22,7 @@ struct AddedEntry {
     bool lstrip = false;
     bool rstrip = false;
     bool special = false;
+    bool single_word = false;
 };
 
 // One part of a text: an added token (``entry`` >= 0) or the text between them (-1).
@@ -40,8 +43,17 @@ class AddedMatcher {
         std::sort(ws.begin(), ws.end());
         whitespace_ = std::move(ws);
     }
-    bool empty() const { return entries_.empty(); }
-    const AddedEntry& entry(int32_t k) const { return entries_[static_cast<size_t>(k)]; }
+    // Contents matched second, in the stretches between this matcher's matches (HF's
+    // normalized added tokens on a text that has no normalizer); their entries follow
+    // this matcher's in ``entry``.
+    void set_then(AddedMatcher then) {
+        if (!then.empty()) then_ = std::make_shared<const AddedMatcher>(std::move(then));
+    }
+    bool empty() const { return entries_.empty() && then_ == nullptr; }
+    const AddedEntry& entry(int32_t k) const {
+        const auto i = static_cast<size_t>(k);
+        return i < entries_.size() ? entries_[i] : then_->entry(static_cast<int32_t>(i - entries_.size()));
+    }
 
     // Cut ``s[start:end]`` into segments covering it in order. Special tokens whose id is
     // in the sorted ``skip`` are left in the text. Segments of text may be empty. ``CharT``
@@ -51,6 +63,9 @@ class AddedMatcher {
               std::vector<AddedSegment>& out) const;
 
   private:
+    template <class CharT>
+    void find_own(const CharT* s, size_t start, size_t end, const std::vector<int32_t>& skip,
+                  std::vector<AddedSegment>& out) const;
     struct Node {
         int32_t entry = -1;  // the content ending here, if any
     };
@@ -76,6 +91,7 @@ class AddedMatcher {
     std::vector<uint8_t> first_ = std::vector<uint8_t>(kFirstDense, 0);
     std::vector<AddedEntry> entries_;
     std::vector<Cp> whitespace_;
+    std::shared_ptr<const AddedMatcher> then_;
 };
 
 }  // namespace codetok

@@ -327,13 +327,26 @@ struct TokenTable {
 };
 
 // One added-token matcher from ``[(content, id, lstrip, rstrip, special), ...]``.
+inline codetok::AddedMatcher added_matcher(const py::list& entries, const std::vector<Cp>& ws);
+
+// ``added_matcher(entries)`` then, in the text between its matches, ``then`` (rows of the
+// same shape): HF's normalized added tokens on a text without a normalizer.
+inline codetok::AddedMatcher added_matchers(const py::list& entries, const py::list& then,
+                                            const std::vector<Cp>& ws) {
+    codetok::AddedMatcher m = added_matcher(entries, ws);
+    m.set_then(added_matcher(then, ws));
+    return m;
+}
+
 inline codetok::AddedMatcher added_matcher(const py::list& entries, const std::vector<Cp>& ws) {
     codetok::AddedMatcher m;
     m.set_whitespace(ws);
     std::vector<Cp> buf;
     for (auto item : entries) {
         py::tuple t = py::reinterpret_borrow<py::tuple>(item);
-        if (t.size() != 5) throw py::value_error("an added entry is (content, id, lstrip, rstrip, special)");
+        if (t.size() != 5 && t.size() != 6)
+            throw py::value_error(
+                "an added entry is (content, id, lstrip, rstrip, special[, single_word])");
         buf.clear();
         append_cps(t[0].ptr(), buf);
         if (buf.empty()) throw py::value_error("an added token needs non-empty content");
@@ -342,6 +355,7 @@ inline codetok::AddedMatcher added_matcher(const py::list& entries, const std::v
         e.lstrip = t[2].cast<bool>();
         e.rstrip = t[3].cast<bool>();
         e.special = t[4].cast<bool>();
+        e.single_word = t.size() == 6 && t[5].cast<bool>();
         m.add(buf.data(), buf.size(), e);
     }
     return m;

@@ -248,7 +248,8 @@ class PipelineCore {
 // ``(clean_text, handle_chinese_chars, strip_accents, lowercase)``; ``unk_id`` -1 when the
 // unknown token is not in the vocabulary.
 PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert, long long unk_id,
-                                const py::list& raw, const py::str& whitespace) {
+                                const py::list& raw, const py::str& whitespace,
+                                const py::list& norm_added) {
     codetok::WordPieceSpec spec;
     if (!bert.is_none()) {
         py::tuple b = bert.cast<py::tuple>();
@@ -261,7 +262,7 @@ PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert,
     }
     spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
     return PipelineCore(std::make_unique<codetok::WordPiecePipeline>(
-        wp.kernel(), spec, added_matcher(raw, cps_of(whitespace))));
+        wp.kernel(), spec, added_matchers(raw, norm_added, cps_of(whitespace))));
 }
 
 // The WordLevel plan without a regex (wordlevel_pipeline.hpp): ``units`` 0 (code points:
@@ -272,7 +273,8 @@ PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert,
 // steps (see ``parse_steps``) for code points and words.
 PipelineCore wordlevel_units_pipeline(int units, const py::list& byte_ids, const py::dict& vocab,
                                       long long unk_id, const py::list& raw,
-                                      const py::str& whitespace, const py::list& steps) {
+                                      const py::str& whitespace, const py::list& steps,
+                                      const py::list& norm_added) {
     if (units < 0 || units > 3) throw py::value_error("units must be 0, 1, 2 or 3");
     if (units == 1 && steps.size() > 0)
         throw py::value_error("the byte units take no normalizer steps");
@@ -310,7 +312,8 @@ PipelineCore wordlevel_units_pipeline(int units, const py::list& byte_ids, const
     spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
     std::vector<Cp> ws = cps_of(whitespace);
     return PipelineCore(std::make_unique<codetok::WordLevelUnitsPipeline>(
-        std::move(spec), added_matcher(raw, ws), codetok::NormSteps(parse_steps(steps), ws)));
+        std::move(spec), added_matchers(raw, norm_added, ws),
+        codetok::NormSteps(parse_steps(steps), ws)));
 }
 
 // The normalizer steps (norm_steps.hpp) of ``steps``: the normalizers in order, each a
@@ -386,7 +389,8 @@ py::tuple norm_steps_normalize(const py::list& steps, const py::str& text,
 PipelineCore unigram_pipeline(const UnigramCore& uni, const py::list& steps,
                               bool whitespace_split, const py::object& metaspace,
                               bool byte_fallback, const py::list& byte_ids,
-                              const py::list& raw, const py::str& whitespace) {
+                              const py::list& raw, const py::str& whitespace,
+                              const py::list& norm_added) {
     std::vector<codetok::NormStep> parsed = parse_steps(steps);
     codetok::UnigramSpec spec;
     spec.whitespace_split = whitespace_split;
@@ -414,7 +418,7 @@ PipelineCore unigram_pipeline(const UnigramCore& uni, const py::list& steps,
     std::vector<Cp> ws = cps_of(whitespace);
     codetok::NormSteps norm(std::move(parsed), ws);
     return PipelineCore(std::make_unique<codetok::UnigramPipeline>(
-        uni.kernel(), spec, std::move(norm), added_matcher(raw, ws), ws));
+        uni.kernel(), spec, std::move(norm), added_matchers(raw, norm_added, ws), ws));
 }
 
 }  // namespace
@@ -480,15 +484,17 @@ void bind_pipeline(py::module_& m) {
         .def("encode_flat", &PipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),
              py::arg("threads"));
     m.def("WordPiecePipeline", &codetok::bind::wordpiece_pipeline, py::arg("wordpiece"),
-          py::arg("bert"), py::arg("unk_id"), py::arg("raw_added"), py::arg("whitespace"));
+          py::arg("bert"), py::arg("unk_id"), py::arg("raw_added"), py::arg("whitespace"),
+          py::arg("norm_added") = py::list());
     m.def("WordLevelUnitsPipeline", &codetok::bind::wordlevel_units_pipeline, py::arg("units"),
           py::arg("byte_ids"), py::arg("vocab"), py::arg("unk_id"), py::arg("raw_added"),
-          py::arg("whitespace"), py::arg("steps") = py::list());
+          py::arg("whitespace"), py::arg("steps") = py::list(),
+          py::arg("norm_added") = py::list());
     m.def("norm_steps_normalize", &codetok::bind::norm_steps_normalize, py::arg("steps"),
           py::arg("text"), py::arg("whitespace"),
           "The Unigram plan's normalizer steps on text: (text, original index per char).");
     m.def("UnigramPipeline", &codetok::bind::unigram_pipeline, py::arg("unigram"),
           py::arg("steps"), py::arg("whitespace_split"), py::arg("metaspace"),
           py::arg("byte_fallback"), py::arg("byte_ids"), py::arg("raw_added"),
-          py::arg("whitespace"));
+          py::arg("whitespace"), py::arg("norm_added") = py::list());
 }
