@@ -20,8 +20,10 @@ the byte-level alphabet without dropout or affixes; added tokens (every option; 
 normalizer, those matched on the original text); any post-processor: ``ByteLevel`` offset trimming and the special tokens of
 ``TemplateProcessing``, ``BertProcessing`` and ``RobertaProcessing`` around one sequence
 stay on the arrays; pairs and truncation run the Python post-processor on the lists.
-WordPiece (BERT-style): ``BertNormalizer`` (any options) or no normalizer,
-``BertPreTokenizer``, ``WordPiece``; added tokens matched on the original text.
+WordPiece: ``BertNormalizer`` (any options), the Unigram plan's normalizer steps or no
+normalizer; ``BertPreTokenizer`` or HF's character-class pre-tokenizers (``Whitespace``,
+``WhitespaceSplit``, ``Punctuation``, ``Digits``, a ``Sequence`` of them; the same passes
+serve character BPE); ``WordPiece``; added tokens matched on the original text.
 One sequence with truncation (windows, stride, either direction) and padding stays on
 the arrays when no offsets are trimmed (:meth:`Plan.truncate_finish`,
 ``Encoding.pad``). WordLevel with one piece per UTF-8 byte (``ByteLevel(use_regex=False)``
@@ -402,9 +404,12 @@ def _added_entries(tok: Tokenizer) -> tuple[AddedRows, AddedRows] | str:
 
 
 def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
-    """The plan of a BERT-style tokenizer: ``BertNormalizer`` or none, ``BertPreTokenizer``."""
+    """The plan of a BERT-style tokenizer: ``BertNormalizer``, other native normalizer steps
+    or none; ``BertPreTokenizer`` or HF's character-class pre-tokenizers (``Whitespace``,
+    the HF quicktour's)."""
     normalizer = tok.normalizer
     bert: tuple[bool, bool, bool, bool] | None = None
+    steps: list[tuple[Any, ...]] = []
     if isinstance(normalizer, norm.BertNormalizer):
         strip = (
             normalizer.lowercase if normalizer.strip_accents is None else normalizer.strip_accents
@@ -416,9 +421,15 @@ def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
             bool(normalizer.lowercase),
         )
     elif normalizer is not None:
-        return f"the normalizer {normalizer!r} has no native twin yet"
+        found = _norm_steps(normalizer)
+        if isinstance(found, str):
+            return found
+        steps = found
+    passes: list[tuple[int, int]] | None = []
     if type(tok.pre_tokenizer) is not BertPreTokenizer:
-        return f"the pre-tokenizer {tok.pre_tokenizer!r} has no native twin with WordPiece yet"
+        passes = None if tok.pre_tokenizer is None else _word_passes(tok.pre_tokenizer)
+        if passes is None:
+            return f"the pre-tokenizer {tok.pre_tokenizer!r} has no native twin with WordPiece yet"
     core = model._kernel()
     if not model._core_native:
         return "the model's kernel is not native"
@@ -434,6 +445,8 @@ def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
         entries[0],
         "".join(sorted(RUST_WHITESPACE)),
         entries[1],
+        steps,
+        passes,
     )
     return Plan(native, _VocabTokens(model.vocab_r), post, tok.added)
 

@@ -344,6 +344,27 @@ def bpe_split_tok():
 
 
 @pytest.fixture(scope="module")
+def wp_quicktour_tok():
+    """The HF quicktour's WordPiece: NFD, Lowercase, StripAccents, then Whitespace and
+    individual Digits, [UNK]; trained on part of the texts with a small alphabet."""
+    from codetok import normalizers
+    from codetok.models import WordPiece
+    from codetok.pre_tokenizers import Digits, Whitespace
+    from codetok.trainers import WordPieceTrainer
+
+    tok = Tokenizer(WordPiece(unk_token="[UNK]"))
+    tok.normalizer = normalizers.Sequence(
+        [normalizers.NFD(), normalizers.Lowercase(), normalizers.StripAccents()]
+    )
+    tok.pre_tokenizer = Sequence([Whitespace(), Digits(individual_digits=True)])
+    trainer = WordPieceTrainer(
+        vocab_size=1500, special_tokens=["[UNK]", "<|endoftext|>", "<mask>"], limit_alphabet=60
+    )
+    tok.train_from_iterator(TEXTS[:8], trainer)
+    return tok
+
+
+@pytest.fixture(scope="module")
 def words_tok():
     """codetok.text's whitespace tokenizer (WhitespaceSplit + WordLevel), a vocabulary learned
     from part of the texts so that other words are unknown."""
@@ -415,6 +436,7 @@ TOKENIZERS = [
     "ws_words_tok",
     "bpe_ws_tok",
     "bpe_split_tok",
+    "wp_quicktour_tok",
 ]
 
 

@@ -1,6 +1,6 @@
 """HF's character-class pre-tokenizers (``Digits``, ``Punctuation``, ``Whitespace``,
-``WhitespaceSplit``) and char-level BPE behind them (the HF quicktour's shape), against HF
-``tokenizers`` itself.
+``WhitespaceSplit``) and the models behind them in the HF quicktour (char-level BPE,
+WordPiece), against HF ``tokenizers`` itself.
 
 - The Python reference: every code point, in context, through each pre-tokenizer and each
   ``Punctuation`` behaviour, pieces and offsets equal to HF's ``pre_tokenize_str``
@@ -100,6 +100,32 @@ def test_hf_trained_word_bpe_runs_natively_with_hf_ids(trained):
     tok = Tokenizer.from_file(str(path))
     assert tok.engine == "native", tok.engine_reason
     texts = _stdlib_texts()[:40] + _digit_and_punct_texts() + ["[SEP] a [SEP]1[SEP]", "日本語 é"]
+    for text, want in zip(texts, hf.encode_batch(texts)):
+        got = tok.encode(text)
+        assert got.ids == want.ids
+        assert got.offsets == want.offsets
+        assert got.word_ids == want.word_ids
+
+
+@pytest.mark.skipif(not _backend.native(), reason="native backend not selected")
+def test_hf_trained_quicktour_wordpiece_runs_natively_with_hf_ids(tmp_path):
+    """HF's quicktour WordPiece (NFD, Lowercase, StripAccents; Whitespace), trained and saved
+    by HF: native in codetok, with HF's ids, offsets and word ids."""
+    from tokenizers import Tokenizer as HFTokenizer
+    from tokenizers import models, normalizers, trainers
+
+    hf = HFTokenizer(models.WordPiece(unk_token="[UNK]"))
+    hf.normalizer = normalizers.Sequence(
+        [normalizers.NFD(), normalizers.Lowercase(), normalizers.StripAccents()]
+    )
+    hf.pre_tokenizer = hf_pre.Whitespace()
+    trainer = trainers.WordPieceTrainer(vocab_size=3000, special_tokens=["[UNK]", "[SEP]"])
+    hf.train_from_iterator(_stdlib_texts(), trainer)
+    path = tmp_path / "tokenizer.json"
+    hf.save(str(path))
+    tok = Tokenizer.from_file(str(path))
+    assert tok.engine == "native", tok.engine_reason
+    texts = _stdlib_texts()[:40] + ["Café déjà vu, NAÏVE 日本語 [SEP] x", "ﬁ \u212b \u00e9\u0301"]
     for text, want in zip(texts, hf.encode_batch(texts)):
         got = tok.encode(text)
         assert got.ids == want.ids

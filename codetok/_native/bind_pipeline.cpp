@@ -27,6 +27,21 @@ namespace {
 
 std::vector<codetok::NormStep> parse_steps(const py::list& steps);
 
+// Word splitting passes (word_splits.hpp): ``(kind, behavior)`` tuples.
+std::vector<codetok::SplitPass> parse_passes(const py::list& passes) {
+    std::vector<codetok::SplitPass> out;
+    for (const py::handle& item : passes) {
+        py::tuple t = item.cast<py::tuple>();
+        if (t.size() != 2) throw py::value_error("a pass is (kind, behavior)");
+        const int kind = t[0].cast<int>(), behavior = t[1].cast<int>();
+        if (kind < 0 || kind > 3 || behavior < 0 || behavior > 4)
+            throw py::value_error("a pass is (kind 0..3, behavior 0..4)");
+        out.push_back({static_cast<codetok::SplitPass::Kind>(kind),
+                       static_cast<codetok::SplitPass::Behavior>(behavior)});
+    }
+    return out;
+}
+
 // --------------------------------------------------------------------- byte pipeline
 class PipelineCore {
   public:
@@ -69,15 +84,7 @@ class PipelineCore {
             }
             spec.spm_split = !crossing;
         } else if (passes.size() > 0) {
-            for (const py::handle& item : passes) {
-                py::tuple t = item.cast<py::tuple>();
-                if (t.size() != 2) throw py::value_error("a pass is (kind, behavior)");
-                const int kind = t[0].cast<int>(), behavior = t[1].cast<int>();
-                if (kind < 0 || kind > 3 || behavior < 0 || behavior > 4)
-                    throw py::value_error("a pass is (kind 0..3, behavior 0..4)");
-                spec.passes.push_back({static_cast<codetok::SplitPass::Kind>(kind),
-                                       static_cast<codetok::SplitPass::Behavior>(behavior)});
-            }
+            spec.passes = parse_passes(passes);
         } else {
             if (byte_symbols.size() != 256) throw py::value_error("byte_symbols must hold 256 ids");
             for (size_t b = 0; b < 256; ++b)
@@ -249,8 +256,12 @@ class PipelineCore {
 // unknown token is not in the vocabulary.
 PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert, long long unk_id,
                                 const py::list& raw, const py::str& whitespace,
-                                const py::list& norm_added) {
+                                const py::list& norm_added, const py::list& steps,
+                                const py::list& passes) {
     codetok::WordPieceSpec spec;
+    spec.passes = parse_passes(passes);
+    if (!bert.is_none() && steps.size() > 0)
+        throw py::value_error("a BertNormalizer or normalizer steps, not both");
     if (!bert.is_none()) {
         py::tuple b = bert.cast<py::tuple>();
         if (b.size() != 4) throw py::value_error("bert is (clean_text, chinese, strip, lower)");
@@ -262,7 +273,8 @@ PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert,
     }
     spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
     return PipelineCore(std::make_unique<codetok::WordPiecePipeline>(
-        wp.kernel(), spec, added_matchers(raw, norm_added, cps_of(whitespace))));
+        wp.kernel(), spec, added_matchers(raw, norm_added, cps_of(whitespace)),
+        codetok::NormSteps(parse_steps(steps), cps_of(whitespace))));
 }
 
 // The WordLevel plan without a regex (wordlevel_pipeline.hpp): ``units`` 0 (code points:
@@ -485,7 +497,8 @@ void bind_pipeline(py::module_& m) {
              py::arg("threads"));
     m.def("WordPiecePipeline", &codetok::bind::wordpiece_pipeline, py::arg("wordpiece"),
           py::arg("bert"), py::arg("unk_id"), py::arg("raw_added"), py::arg("whitespace"),
-          py::arg("norm_added") = py::list());
+          py::arg("norm_added") = py::list(), py::arg("steps") = py::list(),
+          py::arg("passes") = py::list());
     m.def("WordLevelUnitsPipeline", &codetok::bind::wordlevel_units_pipeline, py::arg("units"),
           py::arg("byte_ids"), py::arg("vocab"), py::arg("unk_id"), py::arg("raw_added"),
           py::arg("whitespace"), py::arg("steps") = py::list(),

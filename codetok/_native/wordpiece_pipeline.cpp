@@ -8,8 +8,12 @@
 namespace codetok {
 
 WordPiecePipeline::WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kernel,
-                                     WordPieceSpec spec, AddedMatcher raw)
-    : kernel_(std::move(kernel)), spec_(spec), raw_(std::move(raw)) {
+                                     WordPieceSpec spec, AddedMatcher raw, NormSteps steps)
+    : kernel_(std::move(kernel)),
+      spec_(std::move(spec)),
+      raw_(std::move(raw)),
+      steps_(std::move(steps)),
+      general_(!steps_.empty() || !spec_.passes.empty()) {
     // The ASCII table: what BertNormalizer (clean_text, lowercase; the other steps leave
     // ASCII alone) and then BertPreTokenizer make of each char, from the same tables.
     const bool clean = spec_.normalize && spec_.bert.clean_text;
@@ -101,9 +105,11 @@ bool WordPiecePipeline::emit_word(const Cp* s, size_t n, const uint32_t* src, si
 template <class CharT>
 void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b, bool want_offsets,
                                 Scratch& w, int32_t& word, Encoded& out) const {
-    if (ascii_segment(t, a, b, want_offsets, w, word, out)) return;
+    if (!general_ && ascii_segment(t, a, b, want_offsets, w, word, out)) return;
     NormalizedText& nt = w.norm;
-    if (spec_.normalize) {
+    if (!steps_.empty()) {
+        steps_.run(t, a, b, nt, w.steps);
+    } else if (spec_.normalize) {
         bert_normalize(spec_.bert, t, a, b, nt);
     } else {
         nt.clear();
@@ -113,6 +119,15 @@ void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b, bool want_of
         }
     }
     const Cp* s = nt.text.data();
+    if (!spec_.passes.empty()) {
+        // Reference: ``Sequence.split`` of the character-class pre-tokenizers.
+        split_words(s, nt.text.size(), spec_.passes, w.words, w.split);
+        for (const Span32& p : w.words)
+            if (!emit_word(s + p.start, p.end - p.start, nt.src.data() + p.start, a,
+                           want_offsets, w, word, out))
+                return;
+        return;
+    }
     w.bounds.clear();
     bert_pieces(s, nt.text.size(), w.bounds);
     for (size_t k = 0; k < w.bounds.size(); k += 2) {

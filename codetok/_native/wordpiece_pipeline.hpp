@@ -1,7 +1,8 @@
 // The native plan of a BERT-style WordPiece tokenizer: text -> ids, offsets and word ids in
-// one pass: added/special tokens (matched on the original text), ``BertNormalizer`` (or
-// none), ``BertPreTokenizer``, ``WordPiece`` with a per-word cache, unknown words as the
-// unknown token over the whole word.
+// one pass: added/special tokens (matched on the original text), ``BertNormalizer``, other
+// normalizer steps or none, ``BertPreTokenizer`` or HF's character-class pre-tokenizers,
+// ``WordPiece`` with a per-word cache, unknown words as the unknown token over the whole
+// word.
 //
 // It runs what ``Tokenizer._encode_one`` does in Python (codetok/tokenizer.py, the readable
 // specification and the test oracle) for these components; codetok/_plan.py decides what is
@@ -14,9 +15,11 @@
 #include <vector>
 
 #include "added.hpp"
+#include "norm_steps.hpp"
 #include "normalize.hpp"
 #include "pipeline.hpp"
 #include "text_pipeline.hpp"
+#include "word_splits.hpp"
 #include "wordpiece.hpp"
 
 namespace codetok {
@@ -25,6 +28,9 @@ struct WordPieceSpec {
     bool normalize = false;  // a BertNormalizer runs (``bert``); else the text as it is
     BertNormalizerSpec bert;
     int32_t unk_id = -1;     // -1: the unknown token is not in the vocabulary
+    // HF's character-class pre-tokenizers (word_splits.hpp) in place of BertPreTokenizer,
+    // when not empty (the HF quicktour's WordPiece: Whitespace).
+    std::vector<SplitPass> passes;
 };
 
 struct WordPieceScratch {
@@ -35,12 +41,16 @@ struct WordPieceScratch {
     std::vector<uint32_t> bounds;
     std::vector<int32_t> ids, keys;
     std::vector<int64_t> spans, lens;
+    NormStepsScratch steps;
+    std::vector<Span32> words;
+    SplitScratch split;
 };
 
 class WordPiecePipeline final : public TextPipelineOf<WordPiecePipeline> {
   public:
+    // ``steps``: normalizer steps (norm_steps.hpp) in place of a BertNormalizer.
     WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kernel, WordPieceSpec spec,
-                      AddedMatcher raw);
+                      AddedMatcher raw, NormSteps steps = {});
 
     // Encode ``t[0:n]`` (see TextPipeline); ``trim`` is not used. ``out.ok`` false: a word
     // is unknown and the vocabulary has no unknown token (the Python path raises its error).
@@ -74,6 +84,8 @@ class WordPiecePipeline final : public TextPipelineOf<WordPiecePipeline> {
     std::shared_ptr<const WordPieceKernel> kernel_;
     WordPieceSpec spec_;
     AddedMatcher raw_;
+    NormSteps steps_;
+    bool general_ = false;  // normalizer steps or word passes: no ASCII one-pass path
     ScratchPool<Scratch> scratch_;
 };
 
