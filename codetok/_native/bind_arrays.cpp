@@ -101,6 +101,11 @@ PyObject* new_arrays(PyTypeObject* type, std::shared_ptr<Data> data, Py_ssize_t 
     Py_INCREF(pad);
     s->pad = pad;
     s->ids = s->offsets = s->words = nullptr;
+    // NativeArrays is a Python subclass, so a garbage-collected type; but nothing it holds
+    // can lead back to it (tuples of ints and strs, None, views whose base is a capsule).
+    // Left tracked, a batch of short texts made the collector walk every result again and
+    // again (a third of a Unigram batch's time).
+    if (PyType_IS_GC(type)) PyObject_GC_UnTrack(o);
     return o;
 }
 
@@ -535,7 +540,9 @@ py::object make_encoding(py::object arrays, const Layout& layout) {
     if (layout.ranges) {
         const ArraysObject* s = as_arrays(arrays.ptr());
         const Py_ssize_t nb = size_of(s->before);
-        ranges[py::int_(0)] = py::make_tuple(nb, nb + s->stop - s->start);
+        py::tuple span = py::make_tuple(nb, nb + s->stop - s->start);
+        PyObject_GC_UnTrack(span.ptr());  // two ints: the dict stays untracked too
+        ranges[py::int_(0)] = span;
     }
     py::list overflowing;
     const std::array<PyObject*, kEncodingSlots.size()> values = {
