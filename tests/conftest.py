@@ -35,6 +35,21 @@ SAMPLES = [
 ]
 
 
+def encoding_state(e) -> tuple:
+    """Everything an ``Encoding`` holds, overflowing parts included, for comparing two."""
+    return (
+        e.ids,
+        e.tokens,
+        e.offsets,
+        e.word_ids,
+        e.type_ids,
+        e.attention_mask,
+        e.special_tokens_mask,
+        e.sequence_ranges,
+        [encoding_state(o) for o in e.overflowing],
+    )
+
+
 def _package_file(package: str, *parts: str) -> Path:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:

@@ -15,6 +15,7 @@ import pickle
 
 import numpy as np
 import pytest
+from conftest import encoding_state
 
 from codetok import Tokenizer
 from codetok._plan import use_plans
@@ -34,18 +35,7 @@ def bert(bert_dir) -> Tokenizer:
     return tok
 
 
-def state(e: Encoding) -> tuple:
-    return (
-        e.ids,
-        e.tokens,
-        e.offsets,
-        e.word_ids,
-        e.type_ids,
-        e.attention_mask,
-        e.special_tokens_mask,
-        e.sequence_ranges,
-        [state(o) for o in e.overflowing],
-    )
+state = encoding_state
 
 
 def python_encode(tok: Tokenizer, *args, **kwargs) -> Encoding:

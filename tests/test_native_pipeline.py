@@ -16,7 +16,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from conftest import _package_file
+from conftest import _package_file, encoding_state
 from formats_corpus import corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -67,18 +67,7 @@ def python_path(fn):
         use_plans(previous)
 
 
-def enc_state(e) -> tuple:
-    return (
-        e.ids,
-        e.tokens,
-        e.offsets,
-        e.word_ids,
-        e.type_ids,
-        e.attention_mask,
-        e.special_tokens_mask,
-        e.sequence_ranges,
-        [enc_state(o) for o in e.overflowing],
-    )
+enc_state = encoding_state
 
 
 def assert_same_encode(tok: Tokenizer, *args, **kwargs) -> None:

@@ -301,23 +301,7 @@ void Pipeline::spm_segment(const CharT* t, size_t a, size_t b, bool want_offsets
             p1 = p0 + 1;
             while (p1 < n && !(s[p1] == kMeta && s[p1 - 1] != kMeta)) ++p1;
         }
-        const int32_t* ids;
-        const int64_t* spans;  // start << 32 | end, in chars of the piece
-        size_t count;
-        if (!char_piece(s + p0, p1 - p0, w, ids, spans, count)) {
-            out.ok = false;
-            return;
-        }
-        out.ids.insert(out.ids.end(), ids, ids + count);
-        if (want_offsets) {
-            for (size_t j = 0; j < count; ++j) {
-                const auto st = static_cast<size_t>(spans[j] >> 32);
-                const auto en = static_cast<size_t>(spans[j] & 0xFFFFFFFF);
-                out.offsets.push_back(orig(p0 + st));
-                out.offsets.push_back(orig(p0 + en - 1) + 1);
-                out.words.push_back(word);
-            }
-        }
+        if (!push_char_piece(s, p0, p1, orig, want_offsets, w, word, out)) return;
         p0 = p1;
         if (spec_.spm_words) ++word;
     }
@@ -348,25 +332,37 @@ void Pipeline::words_segment(const CharT* t, size_t a, size_t b, bool want_offse
     };
     split_words(s, n, spec_.passes, w.words, w.split);
     for (const Span32& piece : w.words) {
-        const int32_t* ids;
-        const int64_t* spans;
-        size_t count;
-        if (!char_piece(s + piece.start, piece.end - piece.start, w, ids, spans, count)) {
-            out.ok = false;
+        if (!push_char_piece(s, piece.start, piece.end, orig, want_offsets, w, word, out))
             return;
-        }
-        out.ids.insert(out.ids.end(), ids, ids + count);
-        if (want_offsets) {
-            for (size_t j = 0; j < count; ++j) {
-                const auto st = static_cast<size_t>(spans[j] >> 32);
-                const auto en = static_cast<size_t>(spans[j] & 0xFFFFFFFF);
-                out.offsets.push_back(orig(piece.start + st));
-                out.offsets.push_back(orig(piece.start + en - 1) + 1);
-                out.words.push_back(word);
-            }
-        }
         ++word;
     }
+}
+
+// The char-level BPE tokens of ``s[p0:p1]`` appended to ``out`` as word ``word``;
+// ``orig(k)``: the original index of char k of ``s``. False (``out.ok`` false) when a
+// token has no string.
+template <class Orig>
+bool Pipeline::push_char_piece(const Cp* s, size_t p0, size_t p1, Orig&& orig,
+                               bool want_offsets, Scratch& w, int32_t word,
+                               Encoded& out) const {
+    const int32_t* ids;
+    const int64_t* spans;  // start << 32 | end, in chars of the piece
+    size_t count;
+    if (!char_piece(s + p0, p1 - p0, w, ids, spans, count)) {
+        out.ok = false;
+        return false;
+    }
+    out.ids.insert(out.ids.end(), ids, ids + count);
+    if (want_offsets) {
+        for (size_t j = 0; j < count; ++j) {
+            const auto st = static_cast<size_t>(spans[j] >> 32);
+            const auto en = static_cast<size_t>(spans[j] & 0xFFFFFFFF);
+            out.offsets.push_back(orig(p0 + st));
+            out.offsets.push_back(orig(p0 + en - 1) + 1);
+            out.words.push_back(word);
+        }
+    }
+    return true;
 }
 
 bool Pipeline::char_piece(const Cp* p, size_t len, Scratch& w, const int32_t*& ids,

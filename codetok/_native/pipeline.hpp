@@ -190,6 +190,9 @@ class Pipeline final : public TextPipelineOf<Pipeline> {
     template <class CharT>
     void words_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
                        int32_t& word, Encoded& out) const;
+    template <class Orig>
+    bool push_char_piece(const Cp* s, size_t p0, size_t p1, Orig&& orig, bool want_offsets,
+                         Scratch& w, int32_t word, Encoded& out) const;
     // Char-level BPE of one piece, cached: ids and char spans (``start << 32 | end``
     // inside the piece); false when a token has no string (the Python path decides).
     bool char_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& ids,
