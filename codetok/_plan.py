@@ -157,6 +157,14 @@ class Plan:
             final[add_special_tokens],
         )
 
+    def fast_state(self) -> Any:
+        """What the C entry of ``Tokenizer.encode`` needs of this plan (a capsule), or
+        ``None`` when the plan does not finish an encoding itself."""
+        final = self.final_layouts
+        if final is None:
+            return None
+        return self.core.fast_state(self.trim, self.model_core, final[0], final[1])
+
     def layout(self, add_special_tokens: bool) -> Any:
         """What the native calls take as ``layout`` for the post-processed sequence (the
         plan's layouts must not be ``"python"``)."""

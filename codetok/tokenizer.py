@@ -29,7 +29,7 @@ from .added_tokens import AddedToken, AddedVocabulary
 from .decoders import Decoder, cleanup_tokenization
 from .encoding import BatchEncoding, Encoding
 from .errors import ConfigurationError, TruncationError, VocabularyError
-from .models import Model
+from .models import Model, _backend
 from .normalizers import Normalizer
 from .offsets import NormalizedString
 from .pre_tokenizers import Anchor, PreTokenizer
@@ -90,9 +90,9 @@ class Tokenizer:
         self.model_input_names: list[str] = ["input_ids", "token_type_ids", "attention_mask"]
         self.clean_up_tokenization_spaces = False
         self.special_tokens_map: dict[str, str] = {}
-        #: ``(plan_key, plan or reason, CHANGES[0], added version, plan or None)`` (see
-        #: :meth:`_plan`).
-        self._plan_cache: tuple[Any, Plan | str, int, int, Plan | None] | None = None
+        #: ``(plan_key, plan or reason, CHANGES[0], added version, plan or None, the plan's
+        #: fast state or None)`` (see :meth:`_plan`; the C entry of :meth:`encode` reads it).
+        self._plan_cache: tuple[Any, Plan | str, int, int, Plan | None, Any] | None = None
 
     # ------------------------------------------------------------------ components
     #: Attributes a compiled plan reads: replacing one counts as a change (``CHANGES``).
@@ -142,8 +142,9 @@ class Tokenizer:
         else:
             compiled = cached[1]
         plan = compiled if isinstance(compiled, Plan) else None
+        fast = None if plan is None else plan.fast_state()
         object.__setattr__(
-            self, "_plan_cache", (key, compiled, CHANGES[0], self.added.version, plan)
+            self, "_plan_cache", (key, compiled, CHANGES[0], self.added.version, plan, fast)
         )
         return plan
 
@@ -967,6 +968,13 @@ class Tokenizer:
         from .trainers.api import train_from_iterator
 
         return train_from_iterator(self, iterator, trainer, num_workers=num_workers, length=length)
+
+
+if _backend._CORE is not None:
+    # The common call of ``encode`` (one str; no truncation, padding or special-token
+    # policy) is answered in C; every other call runs the method above, which stays the
+    # specification (codetok/_native/bind_method.hpp).
+    Tokenizer.encode = _backend._CORE.tokenizer_encode(Tokenizer.encode, CHANGES)  # type: ignore[method-assign]
 
 
 def _piece(text: str, anchor: Anchor, tid: int | None) -> tuple[str, tuple[int, int], int | None]:

@@ -13,6 +13,7 @@
 #include "bind_arrays.hpp"
 #include "bind_bpe.hpp"
 #include "bind_common.hpp"
+#include "bind_method.hpp"
 #include "bind_unigram.hpp"
 #include "bind_wordpiece.hpp"
 #include "pipeline.hpp"
@@ -126,6 +127,16 @@ class PipelineCore {
         const Layout lay = parse_layout(layout);
         return make_encoding(
             make_arrays(encode_one(text, skip, trim), text, model_core, lay, trim != 0), lay);
+    }
+    // ``encode_encoding`` with nothing skipped and a parsed layout (``tokenizer_encode``).
+    py::object encode_final(PyObject* text, int trim, const py::handle& model_core,
+                            const Layout& lay) const {
+        py::handle t(text);
+        codetok::Encoded& out = reused();
+        run_one(str_view(text), [&](const auto* c, size_t n) {
+            kernel_->encode(c, n, kNoSkip, trim, true, out);
+        });
+        return make_encoding(make_arrays(out, t, model_core, lay, trim != 0), lay);
     }
 
     // Token ids only, as a list; None when the Python path must decide.
@@ -248,8 +259,123 @@ class PipelineCore {
         with_units(v, fn);
     }
 
+    static inline const std::vector<int32_t> kNoSkip{};
     std::unique_ptr<codetok::TextPipeline> kernel_;
 };
+
+// --------------------------------------------------------------------- Tokenizer.encode
+// What ``Tokenizer.encode``'s C entry needs of a plan, resolved once per plan (the plan
+// cache holds it as a capsule; see ``Plan.fast_state``).
+struct FastState {
+    py::object core;  // keeps ``kernel`` alive
+    const PipelineCore* kernel = nullptr;
+    int trim = 0;
+    py::object model_core;
+    Layout layouts[2];  // by ``add_special_tokens``
+};
+constexpr const char* kFastState = "codetok.FastState";
+
+py::object fast_state(const py::object& core, int trim, const py::object& model_core,
+                      const py::handle& plain, const py::handle& special) {
+    auto state = std::make_unique<FastState>();
+    state->core = core;
+    state->kernel = &core.cast<const PipelineCore&>();
+    state->trim = trim;
+    state->model_core = model_core;
+    state->layouts[0] = parse_layout(plain);
+    state->layouts[1] = parse_layout(special);
+    PyObject* cap = PyCapsule_New(state.get(), kFastState, [](PyObject* c) {
+        delete static_cast<FastState*>(PyCapsule_GetPointer(c, kFastState));
+    });
+    if (cap == nullptr) throw py::error_already_set();
+    state.release();
+    return py::reinterpret_steal<py::object>(cap);
+}
+
+// ``tok.encode(text)`` and ``tok.encode(text, add_special_tokens=b)`` (also with ``pair``
+// None and ``is_pretokenized`` False) when the tokenizer has no truncation and no padding
+// and its cached plan is current and finishes the encoding: ``Tokenizer.encode``'s own
+// first branch, in C. Anything else (or a plan that leaves the text to Python) returns
+// nullptr with no error: the Python method runs. ``changes`` is ``codetok._serde.CHANGES``.
+PyObject* tokenizer_encode(PyObject* changes, PyObject* const* args, size_t nargs,
+                           PyObject* kwnames) {
+    static PyObject* s_truncation = PyUnicode_InternFromString("_truncation");
+    static PyObject* s_padding = PyUnicode_InternFromString("_padding");
+    static PyObject* s_cache = PyUnicode_InternFromString("_plan_cache");
+    static PyObject* s_added = PyUnicode_InternFromString("added");
+    static PyObject* s_version = PyUnicode_InternFromString("version");
+    if (nargs < 2 || nargs > 5 || !PyUnicode_CheckExact(args[1])) return nullptr;
+    if (nargs > 2 && args[2] != Py_None) return nullptr;   // pair
+    if (nargs > 3 && args[3] != Py_False) return nullptr;  // is_pretokenized
+    PyObject* add = nargs > 4 ? args[4] : Py_True;
+    const Py_ssize_t nkw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nkw; ++k) {
+        PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+        PyObject* value = args[nargs + static_cast<size_t>(k)];
+        if (nargs <= 4 && PyUnicode_CompareWithASCIIString(name, "add_special_tokens") == 0)
+            add = value;
+        else if (nargs <= 2 && PyUnicode_CompareWithASCIIString(name, "pair") == 0) {
+            if (value != Py_None) return nullptr;
+        } else if (nargs <= 3 &&
+                   PyUnicode_CompareWithASCIIString(name, "is_pretokenized") == 0) {
+            if (value != Py_False) return nullptr;
+        } else {
+            return nullptr;  // a keyword the Python method checks (or a repeated one)
+        }
+    }
+    if (add != Py_True && add != Py_False) return nullptr;
+    PyObject* tok = args[0];
+    // Borrowed after the checks: each attribute stays referenced by the tokenizer.
+    auto attr_is = [&](PyObject* obj, PyObject* name, PyObject* expect) {
+        PyObject* v = PyObject_GetAttr(obj, name);
+        if (v == nullptr) {
+            PyErr_Clear();
+            return false;
+        }
+        const bool same = v == expect;
+        Py_DECREF(v);
+        return same;
+    };
+    if (!attr_is(tok, s_truncation, Py_None) || !attr_is(tok, s_padding, Py_None)) return nullptr;
+    py::object cache = py::reinterpret_steal<py::object>(PyObject_GetAttr(tok, s_cache));
+    if (!cache || !PyTuple_CheckExact(cache.ptr()) || PyTuple_GET_SIZE(cache.ptr()) < 6) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    PyObject* cap = PyTuple_GET_ITEM(cache.ptr(), 5);
+    if (!PyCapsule_CheckExact(cap) || !PyList_CheckExact(changes) || PyList_GET_SIZE(changes) < 1)
+        return nullptr;
+    const int same_changes =
+        PyObject_RichCompareBool(PyTuple_GET_ITEM(cache.ptr(), 2), PyList_GET_ITEM(changes, 0), Py_EQ);
+    if (same_changes != 1) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    py::object added = py::reinterpret_steal<py::object>(PyObject_GetAttr(tok, s_added));
+    py::object version =
+        added ? py::reinterpret_steal<py::object>(PyObject_GetAttr(added.ptr(), s_version))
+              : py::object();
+    if (!version ||
+        PyObject_RichCompareBool(PyTuple_GET_ITEM(cache.ptr(), 3), version.ptr(), Py_EQ) != 1) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    const auto* st = static_cast<const FastState*>(PyCapsule_GetPointer(cap, kFastState));
+    if (st == nullptr) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    try {
+        py::object enc = st->kernel->encode_final(args[1], st->trim, st->model_core,
+                                                  st->layouts[add == Py_True ? 1 : 0]);
+        return enc.is_none() ? nullptr : enc.release().ptr();
+    } catch (py::error_already_set& e) {
+        e.restore();
+        return nullptr;
+    } catch (...) {
+        return nullptr;  // the Python method runs the same call through pybind11's errors
+    }
+}
 
 // The WordPiece plan (wordpiece_pipeline.hpp): ``bert`` is None (no normalizer) or
 // ``(clean_text, handle_chinese_chars, strip_accents, lowercase)``; ``unk_id`` -1 when the
@@ -494,7 +620,22 @@ void bind_pipeline(py::module_& m) {
         .def("encode_ids_batch", &PipelineCore::encode_ids_batch, py::arg("texts"),
              py::arg("skip"), py::arg("threads"))
         .def("encode_flat", &PipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),
-             py::arg("threads"));
+             py::arg("threads"))
+        .def("fast_state", &codetok::bind::fast_state, py::arg("trim"), py::arg("model_core"),
+             py::arg("plain"), py::arg("special"),
+             "What ``Tokenizer.encode``'s C entry needs of this plan: a capsule (layouts by "
+             "``add_special_tokens``: False, True).");
+    m.def(
+        "tokenizer_encode",
+        [](const py::object& fallback, const py::list& changes) {
+            PyObject* f = codetok::bind::new_fast_method(&codetok::bind::tokenizer_encode,
+                                                         changes.ptr(), fallback.ptr());
+            if (f == nullptr) throw py::error_already_set();
+            return py::reinterpret_steal<py::object>(f);
+        },
+        py::arg("fallback"), py::arg("changes"),
+        "``Tokenizer.encode``: ``fallback`` (the Python method) with its common call in C "
+        "(see bind_method.hpp); ``changes`` is ``codetok._serde.CHANGES``.");
     m.def("WordPiecePipeline", &codetok::bind::wordpiece_pipeline, py::arg("wordpiece"),
           py::arg("bert"), py::arg("unk_id"), py::arg("raw_added"), py::arg("whitespace"),
           py::arg("norm_added") = py::list(), py::arg("steps") = py::list(),

@@ -10,11 +10,13 @@
 // binary format's checksum), bind_pipeline.cpp (Pipeline and the plan factories),
 // bind_pretokenize.cpp (scan), bind_normalize.cpp (bert_flags, bert_normalize),
 // bind_wordpiece.cpp (WordPieceCore), bind_unigram.cpp (UnigramCore) and bind_arrays.cpp
-// (Arrays: one native result, and the Encoding over it).
+// (Arrays: one native result, and the Encoding over it); bind_method.cpp (FastMethod: the
+// C entry of ``Tokenizer.encode``'s common call, made in bind_pipeline.cpp).
 #include <pybind11/pybind11.h>
 
 #include <vector>
 
+#include "bind_method.hpp"
 #include "common.hpp"
 #include "pipeline.hpp"
 
@@ -36,6 +38,8 @@ PYBIND11_MODULE(_core, m) {
     // A signature names a class only when the class is registered first: BpeCore before
     // Pipeline, WordPieceCore and UnigramCore before their plans (all in bind_pipeline).
     codetok::bind::bind_arrays(m);
+    codetok::bind::init_fast_method(m.ptr());
+    if (PyErr_Occurred()) throw py::error_already_set();
     bind_bpe(m);
     bind_pretokenize(m);
     bind_normalize(m);
