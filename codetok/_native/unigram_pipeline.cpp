@@ -29,38 +29,45 @@ void UnigramPipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& 
 }
 
 // Reference: the normalizer, then ``WhitespaceSplit.split`` of one stretch ``t[a:b]``.
+// Every word's pieces are gathered first (their hot-table entries prefetched: a text's
+// pieces then miss the CPU cache together, not one after the other), then tokenized.
 template <class CharT>
 bool UnigramPipeline::segment(const CharT* t, size_t a, size_t b, bool want_offsets,
                               Scratch& w, int32_t& word, Encoded& out) const {
     NormalizedText& nt = w.norm;
     steps_.run(t, a, b, nt, w.steps);
     const size_t m = nt.text.size();
-    if (!spec_.whitespace_split) return m == 0 || this->word(0, m, a, want_offsets, w, word, out);
-    size_t i = 0;
-    while (i < m) {
-        if (space_.has(nt.text[i])) {
-            ++i;
-            continue;
+    w.piece.clear();
+    w.piece_src.clear();
+    w.pieces.clear();
+    if (!spec_.whitespace_split) {
+        if (m > 0) gather(0, m, a, want_offsets, w);
+    } else {
+        size_t i = 0;
+        while (i < m) {
+            if (space_.has(nt.text[i])) {
+                ++i;
+                continue;
+            }
+            size_t j = i + 1;
+            while (j < m && !space_.has(nt.text[j])) ++j;
+            gather(i, j, a, want_offsets, w);
+            i = j;
         }
-        size_t j = i + 1;
-        while (j < m && !space_.has(nt.text[j])) ++j;
-        if (!this->word(i, j, a, want_offsets, w, word, out)) return false;
-        i = j;
     }
-    return true;
+    return emit(a, want_offsets, w, word, out);
 }
 
-// Reference: ``Metaspace.split`` (cuts merged with the next piece), then
-// ``Unigram.tokenize`` of each piece.
-bool UnigramPipeline::word(size_t p0, size_t p1, size_t a, bool want_offsets, Scratch& w,
-                           int32_t& word, Encoded& out) const {
+// Reference: ``Metaspace.split`` of the word ``norm[p0:p1]`` (cuts merged with the next
+// piece): its chars (and, for offsets, their original indices) appended to ``w.piece``,
+// and its pieces to ``w.pieces``.
+void UnigramPipeline::gather(size_t p0, size_t p1, size_t a, bool want_offsets,
+                             Scratch& w) const {
     const NormalizedText& nt = w.norm;
     const Cp meta = spec_.meta;
     std::vector<Cp>& text = w.piece;
     std::vector<uint32_t>& src = w.piece_src;
-    text.clear();
-    src.clear();
-    // The word's chars (and, for offsets, their original indices).
+    const size_t base = text.size();
     const auto from = nt.src.begin() + static_cast<std::ptrdiff_t>(p0);
     if (spec_.metaspace) {
         const bool starts_meta = nt.text[p0] == meta || (nt.text[p0] == ' ');
@@ -70,28 +77,46 @@ bool UnigramPipeline::word(size_t p0, size_t p1, size_t a, bool want_offsets, Sc
         }
         for (size_t k = p0; k < p1; ++k) text.push_back(nt.text[k] == ' ' ? meta : nt.text[k]);
     } else {
-        text.assign(nt.text.begin() + static_cast<std::ptrdiff_t>(p0),
+        text.insert(text.end(), nt.text.begin() + static_cast<std::ptrdiff_t>(p0),
                     nt.text.begin() + static_cast<std::ptrdiff_t>(p1));
     }
     if (want_offsets) src.insert(src.end(), from, from + static_cast<std::ptrdiff_t>(p1 - p0));
     const size_t m = text.size();
-    size_t i = 0;
+    size_t i = base;
     while (i < m) {
         size_t j = i + 1;
         if (spec_.metaspace && spec_.split)
             while (j < m && text[j] != meta) ++j;
         else
             j = m;
-        // The piece ``text[i:j]``: its tokens through the cache.
+        const uint64_t h = hash_cps(text.data() + i, j - i);
+        if (j - i <= HotPiece::kMaxChars) {
+            const HotPiece* hot = &w.hot[mix64(h) & (UnigramScratch::kHotSlots - 1)];
+            __builtin_prefetch(hot);
+            __builtin_prefetch(reinterpret_cast<const char*>(hot) + 64);
+        }
+        w.pieces.push_back({i, j, h});
+        i = j;
+    }
+}
+
+// Reference: ``Unigram.tokenize`` of each gathered piece; each piece is a word (its
+// word id) of its own.
+bool UnigramPipeline::emit(size_t a, bool want_offsets, Scratch& w, int32_t& word,
+                           Encoded& out) const {
+    const std::vector<Cp>& text = w.piece;
+    const std::vector<uint32_t>& src = w.piece_src;
+    for (const GatheredPiece& p : w.pieces) {
         const int32_t* ids;
         const int64_t* lens;
         size_t count;
-        if (!piece_tokens(text.data() + i, j - i, w, ids, lens, count)) return false;
+        if (!piece_tokens(text.data() + p.begin, p.end - p.begin, p.hash, w, ids, lens, count))
+            return false;
         const size_t first = out.ids.size();
         out.ids.insert(out.ids.end(), ids, ids + count);
         if (want_offsets) {
             const int32_t unk = kernel_->unk_id();
-            size_t pos = i;
+            size_t pos = p.begin;
             int64_t s0 = 0, s1 = 0;
             for (size_t k = 0; k < count; ++k) {
                 if (lens[k] > 0) {
@@ -108,7 +133,6 @@ bool UnigramPipeline::word(size_t p0, size_t p1, size_t a, bool want_offsets, Sc
             }
         }
         ++word;
-        i = j;
     }
     return true;
 }
@@ -116,9 +140,9 @@ bool UnigramPipeline::word(size_t p0, size_t p1, size_t a, bool want_offsets, Sc
 // Reference: ``Unigram._viterbi`` / ``_tokens``: the best path, runs of unknown nodes fused
 // (a fused run that is itself a piece takes that piece's id), each unknown run as its
 // ``<0xNN>`` bytes when byte fallback has them all, else the unknown token.
-bool UnigramPipeline::piece_tokens(const Cp* s, size_t n, Scratch& w, const int32_t*& ids,
-                                   const int64_t*& lens, size_t& count) const {
-    const uint64_t h = hash_cps(s, n);
+bool UnigramPipeline::piece_tokens(const Cp* s, size_t n, uint64_t h, Scratch& w,
+                                   const int32_t*& ids, const int64_t*& lens,
+                                   size_t& count) const {
     HotPiece* hot = nullptr;
     if (n <= HotPiece::kMaxChars) {
         hot = &w.hot[mix64(h) & (UnigramScratch::kHotSlots - 1)];

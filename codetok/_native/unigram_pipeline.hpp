@@ -44,6 +44,12 @@ struct HotPiece {
     int64_t lens[kMaxTokens];
 };
 
+// One piece of ``UnigramScratch::piece``: ``[begin, end)`` and its ``hash_cps``.
+struct GatheredPiece {
+    size_t begin, end;
+    uint64_t hash;
+};
+
 struct UnigramScratch {
     // Direct-mapped, in front of ``cache``: the frequent short pieces (most words) are
     // answered from one small table that stays in the CPU cache, where the large one costs
@@ -57,8 +63,9 @@ struct UnigramScratch {
     std::vector<AddedSegment> raw;
     NormalizedText norm;
     NormStepsScratch steps;
-    std::vector<Cp> piece;           // one word after Metaspace
-    std::vector<uint32_t> piece_src;
+    std::vector<Cp> piece;           // one stretch's words after Metaspace
+    std::vector<uint32_t> piece_src;  // their original indices (for offsets)
+    std::vector<GatheredPiece> pieces;
     std::vector<int64_t> starts;
     std::vector<int32_t> nodes, ids;
     std::vector<int64_t> lens;
@@ -81,12 +88,14 @@ class UnigramPipeline final : public TextPipelineOf<UnigramPipeline> {
     template <class CharT>
     bool segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
                  int32_t& word, Encoded& out) const;
-    // Metaspace, then the model, on the word ``norm[p0:p1]``.
-    bool word(size_t p0, size_t p1, size_t a, bool want_offsets, Scratch& w, int32_t& word,
-              Encoded& out) const;
-    // The tokens of the piece ``s[0:n]``: ids and lengths (0: the span of the previous
-    // token, for the bytes of one byte-fallback run). False: no unknown token to use.
-    bool piece_tokens(const Cp* s, size_t n, Scratch& w, const int32_t*& ids,
+    // Metaspace on the word ``norm[p0:p1]``: its pieces appended to ``w.pieces``.
+    void gather(size_t p0, size_t p1, size_t a, bool want_offsets, Scratch& w) const;
+    // The model on every gathered piece, into ``out``.
+    bool emit(size_t a, bool want_offsets, Scratch& w, int32_t& word, Encoded& out) const;
+    // The tokens of the piece ``s[0:n]`` (``h``: its ``hash_cps``): ids and lengths (0: the
+    // span of the previous token, for the bytes of one byte-fallback run). False: no
+    // unknown token to use.
+    bool piece_tokens(const Cp* s, size_t n, uint64_t h, Scratch& w, const int32_t*& ids,
                       const int64_t*& lens, size_t& count) const;
     static void remember(HotPiece* hot, const Cp* s, size_t n, uint64_t h, const int32_t* ids,
                          const int64_t* lens, size_t count);
