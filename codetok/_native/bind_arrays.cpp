@@ -229,11 +229,6 @@ PyObject* arrays_word_list(PyObject* o, PyObject*) {
     });
 }
 
-PyObject* offset_int(int64_t v) {
-    return v >= 0 && v < (int64_t{1} << 20) ? small_int(static_cast<int32_t>(v))
-                                            : PyLong_FromLongLong(v);
-}
-
 PyObject* arrays_offset_list(PyObject* o, PyObject*) {
     return guarded([&]() -> PyObject* {
         const ArraysObject* s = as_arrays(o);
