@@ -135,35 +135,32 @@ PyObject* view(const ArraysObject* s, const T* p, Py_ssize_t rows, Py_ssize_t co
     return a.release().ptr();
 }
 
-PyObject* get_ids(PyObject* o, void*) {
+// The view ``o`` keeps in ``slot`` (made on first read): ``cols`` values per token of the
+// sequence, from the encoding's ``field``. A new reference.
+template <class T>
+PyObject* cached_view(PyObject* o, PyObject* ArraysObject::*slot,
+                      const std::vector<T> Encoded::*field, Py_ssize_t cols) {
     return guarded([&]() -> PyObject* {
         ArraysObject* s = as_arrays(o);
-        if (s->ids == nullptr)
-            s->ids = view(s, s->data->enc.ids.data() + s->start, s->stop - s->start, 1);
-        Py_INCREF(s->ids);
-        return s->ids;
+        PyObject*& v = s->*slot;
+        if (v == nullptr)
+            v = view(s, (s->data->enc.*field).data() + cols * s->start, s->stop - s->start,
+                     cols);
+        Py_INCREF(v);
+        return v;
     });
+}
+
+PyObject* get_ids(PyObject* o, void*) {
+    return cached_view(o, &ArraysObject::ids, &Encoded::ids, 1);
 }
 
 PyObject* get_offsets(PyObject* o, void*) {
-    return guarded([&]() -> PyObject* {
-        ArraysObject* s = as_arrays(o);
-        if (s->offsets == nullptr)
-            s->offsets =
-                view(s, s->data->enc.offsets.data() + 2 * s->start, s->stop - s->start, 2);
-        Py_INCREF(s->offsets);
-        return s->offsets;
-    });
+    return cached_view(o, &ArraysObject::offsets, &Encoded::offsets, 2);
 }
 
 PyObject* get_words(PyObject* o, void*) {
-    return guarded([&]() -> PyObject* {
-        ArraysObject* s = as_arrays(o);
-        if (s->words == nullptr)
-            s->words = view(s, s->data->enc.words.data() + s->start, s->stop - s->start, 1);
-        Py_INCREF(s->words);
-        return s->words;
-    });
+    return cached_view(o, &ArraysObject::words, &Encoded::words, 1);
 }
 
 PyObject* get_bare(PyObject* o, void*) {
@@ -230,11 +227,6 @@ PyObject* arrays_word_list(PyObject* o, PyObject*) {
         return around_list(s, -1, Py_None, Py_None,
                            [&](Py_ssize_t k) { return small_int(words[k]); });
     });
-}
-
-PyObject* offset_int(int64_t v) {
-    return v >= 0 && v < (int64_t{1} << 20) ? small_int(static_cast<int32_t>(v))
-                                            : PyLong_FromLongLong(v);
 }
 
 PyObject* arrays_offset_list(PyObject* o, PyObject*) {

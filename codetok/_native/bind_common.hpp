@@ -138,6 +138,13 @@ inline PyObject* small_int(int32_t v) {
     return o;
 }
 
+// A new reference to the Python int of the offset ``v``: from small_int's table below
+// 2**20, else a new int (offsets are int64). GIL held.
+inline PyObject* offset_int(int64_t v) {
+    return v >= 0 && v < (int64_t{1} << 20) ? small_int(static_cast<int32_t>(v))
+                                            : PyLong_FromLongLong(v);
+}
+
 inline py::list int_list(const int32_t* p, size_t n) {
     py::list out(n);
     for (size_t i = 0; i < n; ++i) {

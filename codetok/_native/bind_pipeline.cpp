@@ -566,6 +566,8 @@ PipelineCore unigram_pipeline(const UnigramCore& uni, const py::list& steps,
 void bind_pipeline(py::module_& m) {
     using codetok::bind::BpeCore;
     using codetok::bind::PipelineCore;
+    // ``int_list`` and ``pair_list`` are bound for the tests only (tests/test_native_lists.py):
+    // they check bind_common.hpp's int_list and offset_int, which the plans' results use.
     m.def(
         "int_list",
         [](const py::array_t<int32_t, py::array::c_style | py::array::forcecast>& a) {
@@ -587,10 +589,7 @@ void bind_pipeline(py::module_& m) {
                 if (t == nullptr) throw py::error_already_set();
                 PyList_SET_ITEM(out.ptr(), i, t);
                 for (int j = 0; j < 2; ++j) {
-                    const int64_t v = p[2 * i + j];
-                    PyObject* o = v >= 0 && v < (int64_t{1} << 20)
-                                      ? codetok::bind::small_int(static_cast<int32_t>(v))
-                                      : PyLong_FromLongLong(v);
+                    PyObject* o = codetok::bind::offset_int(p[2 * i + j]);
                     if (o == nullptr) throw py::error_already_set();
                     PyTuple_SET_ITEM(t, j, o);
                 }

@@ -386,6 +386,12 @@ def py_ranges(name: str, cps, doc: str) -> list[str]:
     return lines + [")", ""]
 
 
+def py_dict(name: str, doc: str, items: list[str], fill=wrap_items) -> list[str]:
+    """The dict literal ``name`` after its ``#: doc`` comment, ``items`` several a line as
+    ``fill`` (wrap_items or pack_items) puts them."""
+    return [f"#: {doc}", f"{name} = {{", *fill(items), "}"]
+
+
 def write(path: Path, text: str) -> None:
     path.write_text(text, encoding="ascii", newline="\n")
     print(f"wrote {path} ({len(text)} bytes)")
@@ -435,37 +441,42 @@ def write_python(
     for name, (cps_of_name, doc) in extra_ranges.items():
         lines += py_ranges(name, cps_of_name, doc)
     table = {c: d for c, d in nfd.items() if not HANGUL_BASE <= c < HANGUL_BASE + HANGUL_COUNT}
+    maps = [
+        py_dict(
+            "NFD",
+            "NFD of the chars that decompose, but the Hangul syllables (see decomposition).",
+            [f"0x{c:X}: {py_string(d)}," for c, d in table.items()],
+        ),
+        py_dict(
+            "LOWER",
+            "Lowercase (Rust's char::to_lowercase) where it is not the char.",
+            [f"0x{c:X}: {py_string(s)}," for c, s in low.items()],
+        ),
+        py_dict(
+            "COMBINING",
+            "Canonical combining classes > 0.",
+            [f"0x{c:X}: {k}," for c, k in ccc.items()],
+        ),
+        py_dict(
+            "NFKD",
+            "NFKD of the chars whose compatibility decomposition is not their NFD.",
+            [f"0x{c:X}: {py_string(d)}," for c, d in nfkd.items()],
+            pack_items,
+        ),
+        py_dict(
+            "COMPOSE",
+            "NFC's canonical compositions, (first, second): composite; Hangul by rule.",
+            [f"(0x{a:X}, 0x{b:X}): 0x{c:X}," for (a, b), c in sorted(compose.items())],
+            pack_items,
+        ),
+    ]
     # The maps keep several entries a line: ruff format would give each its own.
-    lines += [
-        "# fmt: off",
-        "#: NFD of the chars that decompose, but the Hangul syllables (see decomposition).",
-        "NFD = {",
-    ]
-    lines += wrap_items([f"0x{c:X}: {py_string(d)}," for c, d in table.items()])
-    lines += [
-        "}",
-        "",
-        "#: Lowercase (Rust's char::to_lowercase) where it is not the char.",
-        "LOWER = {",
-    ]
-    lines += wrap_items([f"0x{c:X}: {py_string(s)}," for c, s in low.items()])
-    lines += ["}", "", "#: Canonical combining classes > 0.", "COMBINING = {"]
-    lines += wrap_items([f"0x{c:X}: {k}," for c, k in ccc.items()])
-    lines += [
-        "}",
-        "",
-        "#: NFKD of the chars whose compatibility decomposition is not their NFD.",
-        "NFKD = {",
-    ]
-    lines += pack_items([f"0x{c:X}: {py_string(d)}," for c, d in nfkd.items()])
-    lines += [
-        "}",
-        "",
-        "#: NFC's canonical compositions, (first, second): composite; Hangul by rule.",
-        "COMPOSE = {",
-    ]
-    lines += pack_items([f"(0x{a:X}, 0x{b:X}): 0x{c:X}," for (a, b), c in sorted(compose.items())])
-    lines += ["}", "# fmt: on"]
+    lines.append("# fmt: off")
+    for k, block in enumerate(maps):
+        if k:
+            lines.append("")
+        lines += block
+    lines.append("# fmt: on")
     write(ROOT / "codetok" / "_bert_unicode.py", "\n".join(lines) + "\n")
 
 

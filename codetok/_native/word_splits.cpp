@@ -7,53 +7,7 @@
 
 namespace codetok {
 
-bool rust_whitespace(Cp c) {
-    if (c <= 0x20) return c == 0x20 || (c >= 0x09 && c <= 0x0D);
-    switch (c) {
-        case 0x85: case 0xA0: case 0x1680: case 0x2028: case 0x2029: case 0x202F:
-        case 0x205F: case 0x3000:
-            return true;
-        default:
-            return c >= 0x2000 && c <= 0x200A;
-    }
-}
-
 namespace {
-
-// Reference: ``Whitespace.split`` (the pattern ``\w+|[^\w\s]+``, HF's classes).
-void whitespace(const Cp* s, uint32_t a, uint32_t b, std::vector<Span32>& out) {
-    uint32_t i = a;
-    while (i < b) {
-        if (bert::word_char(s[i])) {
-            uint32_t j = i + 1;
-            while (j < b && bert::word_char(s[j])) ++j;
-            out.push_back({i, j});
-            i = j;
-        } else if (bert::word_space(s[i])) {
-            ++i;
-        } else {
-            uint32_t j = i + 1;
-            while (j < b && !bert::word_char(s[j]) && !bert::word_space(s[j])) ++j;
-            out.push_back({i, j});
-            i = j;
-        }
-    }
-}
-
-// Reference: ``WhitespaceSplit.split``.
-void whitespace_split(const Cp* s, uint32_t a, uint32_t b, std::vector<Span32>& out) {
-    uint32_t i = a;
-    while (i < b) {
-        if (rust_whitespace(s[i])) {
-            ++i;
-            continue;
-        }
-        uint32_t j = i + 1;
-        while (j < b && !rust_whitespace(s[j])) ++j;
-        out.push_back({i, j});
-        i = j;
-    }
-}
 
 // Reference: ``split_spans`` of the single chars ``is_match`` accepts in ``s[a:b]``
 // (``Punctuation.split``, ``Digits.split``): each such char is one match.
@@ -117,12 +71,16 @@ void char_matches(const Cp* s, uint32_t a, uint32_t b, IsMatch is_match,
 
 void split_one(const Cp* s, Span32 piece, const SplitPass& pass, SplitScratch& w,
                std::vector<Span32>& out) {
+    auto push = [&out](size_t i, size_t j) {
+        out.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(j)});
+        return true;
+    };
     switch (pass.kind) {
         case SplitPass::Whitespace:
-            whitespace(s, piece.start, piece.end, out);
+            whitespace_pieces(s, piece.start, piece.end, push);
             break;
         case SplitPass::WhitespaceSplit:
-            whitespace_split(s, piece.start, piece.end, out);
+            whitespace_split_pieces(s, piece.start, piece.end, push);
             break;
         case SplitPass::Punctuation:
             char_matches(

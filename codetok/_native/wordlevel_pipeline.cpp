@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "bert_tables.hpp"
+#include "word_splits.hpp"
 
 namespace codetok {
 
@@ -65,49 +65,16 @@ bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want
             if (!emit(char_id(t[i]), i, i + 1)) return false;
         return true;
     }
-    if (spec_.units == WordLevelUnits::Words) {
-        // Reference: ``Whitespace`` (``\w+|[^\w\s]+``, spaces dropped).
-        auto kind = [](Cp c) {  // 0 space, 1 word char, 2 other
-            if (c < 0x80) {
-                if (c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'))
-                    return 1;
-                return (c == ' ' || (c >= '\t' && c <= '\r')) ? 0 : 2;
-            }
-            return bert::word_char(c) ? 1 : bert::word_space(c) ? 0 : 2;
-        };
-        size_t i = a;
-        while (i < b) {
-            const int k = kind(t[i]);
-            if (k == 0) {
-                ++i;
-                continue;
-            }
-            size_t j = i + 1;
-            while (j < b && kind(t[j]) == k) ++j;
-            piece.assign(t + i, t + j);
-            const StrMap::Entry* e = spec_.words->find(piece.data(), piece.size());
-            if (!emit(e == nullptr ? -1 : e->value, i, j)) return false;
-            i = j;
-        }
-        return true;
-    }
-    if (spec_.units == WordLevelUnits::WhitespaceWords) {
-        // Reference: ``WhitespaceSplit.split`` (Rust's char::is_whitespace, bert::kSpace).
-        size_t i = a;
-        while (i < b) {
-            if (bert::flags(t[i]) & bert::kSpace) {
-                ++i;
-                continue;
-            }
-            size_t j = i;
-            while (j < b && !(bert::flags(t[j]) & bert::kSpace)) ++j;
-            piece.assign(t + i, t + j);
-            const StrMap::Entry* e = spec_.words->find(piece.data(), piece.size());
-            if (!emit(e == nullptr ? -1 : e->value, i, j)) return false;
-            i = j;
-        }
-        return true;
-    }
+    // Reference: ``Whitespace.split`` / ``WhitespaceSplit.split`` (word_splits.hpp; each
+    // piece looked up as it is found), then the piece's token.
+    auto word_piece = [&](size_t i, size_t j) {
+        piece.assign(t + i, t + j);
+        const StrMap::Entry* e = spec_.words->find(piece.data(), piece.size());
+        return emit(e == nullptr ? -1 : e->value, i, j);
+    };
+    if (spec_.units == WordLevelUnits::Words) return whitespace_pieces(t, a, b, word_piece);
+    if (spec_.units == WordLevelUnits::WhitespaceWords)
+        return whitespace_split_pieces(t, a, b, word_piece);
     uint8_t buf[4];
     for (size_t i = a; i < b; ++i) {
         const int m = utf8_encode(t[i], buf);

@@ -2,10 +2,11 @@
 // (the character tokenizer, ``Split([\s\S], "isolated")``), every UTF-8 byte (the byte
 // tokenizer, ``ByteLevel(use_regex=False)`` then ``Split(".", "isolated")``), every
 // run of non-whitespace (``WhitespaceSplit``: the whitespace tokenizer), or every run of
-// word chars or of other non-space chars (``Whitespace``) is a word of its own, looked up in the vocabulary, else the unknown token. Added tokens are matched
-// first, on the original text; for chars and words, normalizer steps (norm_steps.hpp, e.g.
-// the character tokenizer's NFC) may run on the text between them. Offsets are the
-// piece's original chars (a byte's char).
+// word chars or of other non-space chars (``Whitespace``) is a word of its own, looked up
+// in the vocabulary, else the unknown token. Added tokens are matched first, on the
+// original text; for chars and words, normalizer steps (norm_steps.hpp, e.g. the
+// character tokenizer's NFC) may run on the text between them. Offsets are the piece's
+// original chars (a byte's char).
 //
 // It runs what ``Tokenizer._encode_one`` does in Python (codetok/tokenizer.py) for these
 // components; codetok/_plan.py recognises them (codetok/text/byte_level.py and chars.py
@@ -26,7 +27,8 @@
 namespace codetok {
 
 // ``Words``: runs of ``\w`` chars and runs of other non-space chars (the ``Whitespace``
-// pre-tokenizer, HF's classes in bert_tables.hpp).
+// pre-tokenizer, HF's classes in bert_tables.hpp); ``WhitespaceWords``: runs of
+// non-whitespace (``WhitespaceSplit``). word_splits.hpp scans both.
 enum class WordLevelUnits : int { Chars = 0, Bytes = 1, WhitespaceWords = 2, Words = 3 };
 
 struct WordLevelUnitsSpec {
