@@ -143,6 +143,26 @@ def _lazy_list(name: str, build: Callable[[NativeArrays], list[Any]]) -> propert
     return prop
 
 
+def _lazy_attr(name: str, build: Callable[[NativeArrays], Any]) -> property:
+    """``overflowing`` / ``sequence_ranges``: made on first read over a native result
+    (most encodings never read them); assignment just replaces them."""
+    slot = "_" + name
+
+    def get(self: Encoding) -> Any:
+        value = getattr(self, slot)
+        if value is None:
+            value = build(self._native)  # type: ignore[arg-type]
+            setattr(self, slot, value)
+        return value
+
+    def set(self: Encoding, value: Any) -> None:
+        setattr(self, slot, value)
+
+    prop = property(get, set, doc=f"``{name}`` (made on first read over a native result).")
+    _BUILDERS[name] = build
+    return prop
+
+
 #: How each lazy list is built from the native arrays (see :func:`_native_lists`).
 _BUILDERS: dict[str, Callable[[Any], list[Any]]] = {}
 
@@ -152,7 +172,7 @@ def _native_lists(cls: type) -> None:
     ``_core.LazyList`` (same behaviour; the first read of ``encode(t).ids`` is the
     cost of a short text)."""
     attrs = vars(cls)
-    for name in _LISTS:
+    for name in _FIELDS:
         prop = attrs[name]
         lazy = _core.LazyList(
             attrs["_" + name], attrs["_native"], _BUILDERS[name], prop.fset, prop.__doc__
@@ -184,8 +204,8 @@ class Encoding:
         "_word_ids",
         "_special_tokens_mask",
         "_attention_mask",
-        "overflowing",
-        "sequence_ranges",
+        "_overflowing",
+        "_sequence_ranges",
         "_native",
     )
 
@@ -222,8 +242,7 @@ class Encoding:
         e._native = native
         e._ids = e._type_ids = e._tokens = e._offsets = None  # type: ignore[assignment]
         e._word_ids = e._special_tokens_mask = e._attention_mask = None  # type: ignore[assignment]
-        e.overflowing = []
-        e.sequence_ranges = {}
+        e._overflowing = e._sequence_ranges = None  # type: ignore[assignment]
         return e
 
     def __getstate__(self) -> dict[str, Any]:
@@ -238,7 +257,7 @@ class Encoding:
     def _materialize(self) -> None:
         """Build every list from the native arrays (before any list is replaced)."""
         if self._native is not None:
-            for name in _LISTS:
+            for name in _FIELDS:
                 getattr(self, name)
             self._native = None
 
@@ -256,6 +275,10 @@ class Encoding:
         "special_tokens_mask", lambda a: a.around([0] * len(a.ids), None, 1, 1)
     )
     attention_mask = _lazy_list("attention_mask", lambda a: a.around([1] * len(a.ids), None, 1, 0))
+    overflowing = _lazy_attr("overflowing", lambda a: [])
+    sequence_ranges = _lazy_attr(
+        "sequence_ranges", NativeArrays.ranges_dict if NativeArrays else None
+    )
 
     @property
     def ids_array(self) -> Any:
@@ -467,11 +490,10 @@ class Encoding:
         ):
             # Over arrays: the padding is recorded, the lists are built when read.
             left = direction == "left"
+            ranges = self.sequence_ranges  # read over the unpadded arrays
             self._native = native.padded((k, left, pad_id, pad_type_id, pad_token))
             if left:
-                self.sequence_ranges = {
-                    q: (s + k, e + k) for q, (s, e) in self.sequence_ranges.items()
-                }
+                self.sequence_ranges = {q: (s + k, e + k) for q, (s, e) in ranges.items()}
             return
         if direction == "left":
             self.ids = [pad_id] * k + self.ids

@@ -91,17 +91,25 @@ class Tokenizer:
         self.clean_up_tokenization_spaces = False
         self.special_tokens_map: dict[str, str] = {}
         #: ``(plan_key, plan or reason, CHANGES[0], added version, plan or None, the plan's
-        #: fast state or None)`` (see :meth:`_plan`; the C entry of :meth:`encode` reads it).
-        self._plan_cache: tuple[Any, Plan | str, int, int, Plan | None, Any] | None = None
+        #: fast state or None, the added vocabulary)`` (see :meth:`_plan`; the C entry of
+        #: :meth:`encode` reads it).
+        self._plan_cache: tuple[Any, Plan | str, int, int, Plan | None, Any, Any] | None = None
 
     # ------------------------------------------------------------------ components
     #: Attributes a compiled plan reads: replacing one counts as a change (``CHANGES``).
     _PLAN_PARTS = frozenset({"model", "_normalizer", "pre_tokenizer", "post_processor", "added"})
 
+    #: Settings that leave ``encode`` to the Python method: ``_plain`` says none is set.
+    _CALL_SETTINGS = frozenset({"_truncation", "_padding"})
+
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
         if name in Tokenizer._PLAN_PARTS:
             CHANGES[0] += 1
+        elif name in Tokenizer._CALL_SETTINGS:
+            plain = getattr(self, "_truncation", None) is None
+            plain = plain and getattr(self, "_padding", None) is None
+            object.__setattr__(self, "_plain", plain)
 
     @property
     def normalizer(self) -> Normalizer | None:
@@ -144,7 +152,9 @@ class Tokenizer:
         plan = compiled if isinstance(compiled, Plan) else None
         fast = None if plan is None else plan.fast_state()
         object.__setattr__(
-            self, "_plan_cache", (key, compiled, CHANGES[0], self.added.version, plan, fast)
+            self,
+            "_plan_cache",
+            (key, compiled, CHANGES[0], self.added.version, plan, fast, self.added),
         )
         return plan
 

@@ -35,6 +35,15 @@ def bert(bert_dir) -> Tokenizer:
     return tok
 
 
+@pytest.fixture(scope="module")
+def plain(bert_dir) -> Tokenizer:
+    """BERT without the file's padding to 128: ``encode`` is then one native call."""
+    tok = Tokenizer.from_file(str(bert_dir / "tokenizer.json"))
+    tok.no_truncation()
+    tok.no_padding()
+    return tok
+
+
 state = encoding_state
 
 
@@ -67,6 +76,33 @@ def test_lists_are_built_once_and_assignment_replaces_them(bert):
     assert enc.ids[:3] == [1, 2, 3]
     with pytest.raises(AttributeError):
         del enc.ids
+
+
+@pytest.mark.parametrize("add_special_tokens", [True, False])
+def test_overflowing_and_sequence_ranges_are_made_on_first_read(plain, add_special_tokens):
+    enc = plain.encode(TEXT, add_special_tokens=add_special_tokens)
+    assert enc._overflowing is None and enc._sequence_ranges is None
+    want = python_encode(plain, TEXT, add_special_tokens=add_special_tokens)
+    unread = plain.encode(TEXT, add_special_tokens=add_special_tokens)
+    back = pickle.loads(pickle.dumps(unread))  # pickling makes them
+    assert back.sequence_ranges == want.sequence_ranges and back.overflowing == []
+    assert enc.sequence_ranges == want.sequence_ranges
+    assert enc.sequence_ranges is enc.sequence_ranges  # made once, then kept
+    assert enc.overflowing == [] and enc.overflowing is enc.overflowing
+    enc.overflowing = [want]  # assignment replaces; the lists stay over the arrays
+    assert enc.overflowing == [want] and enc._native is not None
+
+
+@pytest.mark.parametrize("direction", ["left", "right"])
+def test_padding_before_ranges_are_read_shifts_them_once(plain, direction):
+    enc = plain.encode(TEXT)
+    assert enc._sequence_ranges is None
+    enc.pad(len(enc) + 5, direction=direction)
+    want = python_encode(plain, TEXT)
+    want.pad(len(want) + 5, direction=direction)
+    assert enc._native is not None and enc._native.pad is not None
+    assert enc.sequence_ranges == want.sequence_ranges
+    assert state(enc) == state(want)
 
 
 def test_views_are_read_only_and_outlive_encoding_and_tokenizer(bert_dir):

@@ -37,6 +37,7 @@ struct ArraysObject {
     Py_ssize_t stop;
     int type_id;
     char trimmed;
+    char ranges;       // ``sequence_ranges`` is ``{0: (start, stop)}`` of the sequence, not {}
     PyObject* before;  // tuple of (id, token, type_id)
     PyObject* after;   // tuple of (id, token, type_id)
     PyObject* pad;     // None, or (count, left, pad_id, pad_type_id, pad_token)
@@ -52,8 +53,14 @@ PyTypeObject* g_encoding = nullptr;
 // Encoding's slots, in this order (see ``register_encoding_types``).
 constexpr std::array<const char*, 10> kEncodingSlots = {
     "_ids",           "_type_ids",      "_tokens",   "_offsets",        "_word_ids",
-    "_special_tokens_mask", "_attention_mask", "overflowing", "sequence_ranges", "_native"};
+    "_special_tokens_mask", "_attention_mask", "_overflowing", "_sequence_ranges", "_native"};
 std::array<PyObject*, kEncodingSlots.size()> g_slots{};
+
+// The place of slot ``d`` (a member descriptor) in an instance of its class.
+PyObject** slot_of(PyObject* d, PyObject* obj) {
+    const auto* m = reinterpret_cast<PyMemberDescrObject*>(d);
+    return reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + m->d_member->offset);
+}
 
 // Runs ``fn`` and turns a C++ exception into a Python one (NULL / -1 to CPython).
 template <class Fn>
@@ -94,6 +101,7 @@ PyObject* new_arrays(PyTypeObject* type, std::shared_ptr<Data> data, Py_ssize_t 
     s->stop = stop;
     s->type_id = type_id;
     s->trimmed = trimmed ? 1 : 0;
+    s->ranges = 0;
     Py_INCREF(before);
     s->before = before;
     Py_INCREF(after);
@@ -366,12 +374,30 @@ PyMemberDef arrays_members[] = {
      "End of the sequence in the shared result."},
     {nullptr, 0, 0, 0, nullptr}};
 
+// ``Encoding.sequence_ranges`` of an encoding made by ``make_encoding``: the sequence's
+// span after the specials before it, when the layout had a post-processor.
+PyObject* arrays_ranges_dict(PyObject* o, PyObject*) {
+    const ArraysObject* s = as_arrays(o);
+    PyObject* d = PyDict_New();
+    if (d == nullptr || !s->ranges) return d;
+    const Py_ssize_t nb = size_of(s->before);
+    PyObject* span = Py_BuildValue("(nn)", nb, nb + s->stop - s->start);
+    PyObject* key = PyLong_FromLong(0);
+    const int err = span == nullptr || key == nullptr ? -1 : PyDict_SetItem(d, key, span);
+    Py_XDECREF(span);
+    Py_XDECREF(key);
+    if (err < 0) Py_CLEAR(d);
+    return d;
+}
+
 PyMethodDef arrays_methods[] = {
     {"id_list", arrays_id_list, METH_NOARGS, "The ids with the specials and padding around."},
     {"word_list", arrays_word_list, METH_NOARGS, "Word ids; None for specials and padding."},
     {"offset_list", arrays_offset_list, METH_NOARGS,
      "Offsets as tuples; (0, 0) for specials and padding."},
     {"tokens", arrays_tokens, METH_NOARGS, "The sequence's token strings."},
+    {"ranges_dict", arrays_ranges_dict, METH_NOARGS,
+     "The Encoding's sequence_ranges: {0: (start, stop)} after a post-processor, else {}."},
     {"_with", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(arrays_with)),
      METH_FASTCALL, "_with(start, stop, type_id, before, after, pad): another window."},
     {nullptr, nullptr, 0, nullptr}};
@@ -454,6 +480,19 @@ PyObject* lazy_get(PyObject* self, PyObject* obj, PyObject* type) {
         return self;
     }
     LazyObject* s = as_lazy(self);
+    if (Py_TYPE(obj) == PyDescr_TYPE(s->slot) && Py_TYPE(obj) == PyDescr_TYPE(s->native)) {
+        // An ``Encoding`` itself: its slots read and written in place (as the descriptors
+        // would, without their type checks and calls).
+        PyObject** at = slot_of(s->slot, obj);
+        PyObject* native = *slot_of(s->native, obj);
+        if (*at != nullptr && *at != Py_None) return Py_NewRef(*at);
+        if (*at != nullptr && native != nullptr) {
+            PyObject* v = PyObject_CallOneArg(s->build, native);
+            if (v == nullptr) return nullptr;
+            Py_SETREF(*at, Py_NewRef(v));
+            return v;
+        }
+    }
     PyObject* v = Py_TYPE(s->slot)->tp_descr_get(s->slot, obj, type);
     if (v != Py_None) return v;  // the list, or NULL with the error set
     Py_DECREF(v);
@@ -528,21 +567,13 @@ py::object make_encoding(py::object arrays, const Layout& layout) {
     PyObject* e = g_encoding->tp_alloc(g_encoding, 0);
     if (e == nullptr) throw py::error_already_set();
     py::object enc = py::reinterpret_steal<py::object>(e);
-    py::dict ranges;
-    if (layout.ranges) {
-        const ArraysObject* s = as_arrays(arrays.ptr());
-        const Py_ssize_t nb = size_of(s->before);
-        py::tuple span = py::make_tuple(nb, nb + s->stop - s->start);
-        PyObject_GC_UnTrack(span.ptr());  // two ints: the dict stays untracked too
-        ranges[py::int_(0)] = span;
-    }
-    py::list overflowing;
+    // Every list, ``overflowing`` and ``sequence_ranges`` are made on first read.
+    as_arrays(arrays.ptr())->ranges = layout.ranges ? 1 : 0;
     const std::array<PyObject*, kEncodingSlots.size()> values = {
         Py_None, Py_None, Py_None, Py_None, Py_None, Py_None, Py_None,
-        overflowing.ptr(), ranges.ptr(), arrays.ptr()};
-    for (size_t k = 0; k < values.size(); ++k)
-        if (Py_TYPE(g_slots[k])->tp_descr_set(g_slots[k], e, values[k]) < 0)
-            throw py::error_already_set();
+        Py_None, Py_None, arrays.ptr()};
+    // A new Encoding's slots are empty: they are filled in place.
+    for (size_t k = 0; k < values.size(); ++k) *slot_of(g_slots[k], e) = Py_NewRef(values[k]);
     return enc;
 }
 

@@ -294,15 +294,14 @@ py::object fast_state(const py::object& core, int trim, const py::object& model_
 
 // ``tok.encode(text)`` and ``tok.encode(text, add_special_tokens=b)`` (also with ``pair``
 // None and ``is_pretokenized`` False) when the tokenizer has no truncation and no padding
+// (``_plain``, kept by ``Tokenizer.__setattr__``)
 // and its cached plan is current and finishes the encoding: ``Tokenizer.encode``'s own
 // first branch, in C. Anything else (or a plan that leaves the text to Python) returns
 // nullptr with no error: the Python method runs. ``changes`` is ``codetok._serde.CHANGES``.
 PyObject* tokenizer_encode(PyObject* changes, PyObject* const* args, size_t nargs,
                            PyObject* kwnames) {
-    static PyObject* s_truncation = PyUnicode_InternFromString("_truncation");
-    static PyObject* s_padding = PyUnicode_InternFromString("_padding");
+    static PyObject* s_plain = PyUnicode_InternFromString("_plain");
     static PyObject* s_cache = PyUnicode_InternFromString("_plan_cache");
-    static PyObject* s_added = PyUnicode_InternFromString("added");
     static PyObject* s_version = PyUnicode_InternFromString("version");
     if (nargs < 2 || nargs > 5 || !PyUnicode_CheckExact(args[1])) return nullptr;
     if (nargs > 2 && args[2] != Py_None) return nullptr;   // pair
@@ -336,9 +335,9 @@ PyObject* tokenizer_encode(PyObject* changes, PyObject* const* args, size_t narg
         Py_DECREF(v);
         return same;
     };
-    if (!attr_is(tok, s_truncation, Py_None) || !attr_is(tok, s_padding, Py_None)) return nullptr;
+    if (!attr_is(tok, s_plain, Py_True)) return nullptr;  // truncation or padding is set
     py::object cache = py::reinterpret_steal<py::object>(PyObject_GetAttr(tok, s_cache));
-    if (!cache || !PyTuple_CheckExact(cache.ptr()) || PyTuple_GET_SIZE(cache.ptr()) < 6) {
+    if (!cache || !PyTuple_CheckExact(cache.ptr()) || PyTuple_GET_SIZE(cache.ptr()) < 7) {
         PyErr_Clear();
         return nullptr;
     }
@@ -351,10 +350,9 @@ PyObject* tokenizer_encode(PyObject* changes, PyObject* const* args, size_t narg
         PyErr_Clear();
         return nullptr;
     }
-    py::object added = py::reinterpret_steal<py::object>(PyObject_GetAttr(tok, s_added));
-    py::object version =
-        added ? py::reinterpret_steal<py::object>(PyObject_GetAttr(added.ptr(), s_version))
-              : py::object();
+    // The added vocabulary the plan was made with (replacing it counts in ``changes``).
+    py::object version = py::reinterpret_steal<py::object>(
+        PyObject_GetAttr(PyTuple_GET_ITEM(cache.ptr(), 6), s_version));
     if (!version ||
         PyObject_RichCompareBool(PyTuple_GET_ITEM(cache.ptr(), 3), version.ptr(), Py_EQ) != 1) {
         PyErr_Clear();
