@@ -27,6 +27,7 @@
 
 #include "added.hpp"
 #include "bpe.hpp"
+#include "huge_pages.hpp"
 #include "norm_steps.hpp"
 #include "pretokenize.hpp"
 #include "text_pipeline.hpp"
@@ -110,12 +111,12 @@ class PieceCache {
     static constexpr size_t kShortSlots = size_t{1} << 15;
     static constexpr size_t kMaxKeyChars = size_t{1} << 22;
     size_t mask_, max_entries_;
-    std::vector<Slot> slots_;
-    std::vector<Cp> keys_;
-    std::vector<int32_t> ids_;
-    std::vector<int64_t> lens_;
+    HugeVector<Slot> slots_;
+    HugeVector<Cp> keys_;
+    HugeVector<int32_t> ids_;
+    HugeVector<int64_t> lens_;
     size_t count_ = 0;
-    std::vector<ShortSlot> short_;
+    HugeVector<ShortSlot> short_;
     size_t short_count_ = 0;
 };
 

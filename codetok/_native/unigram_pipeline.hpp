@@ -57,7 +57,7 @@ struct UnigramScratch {
     // to 16 chars (92 % of the bench's words, 72 % up to 8), 32k slots (3 MB): the native
     // line loop ran 57.5 MB/s against 53.5 with 8 chars and 4k slots (min of 9 passes).
     static constexpr size_t kHotSlots = 32768;
-    std::vector<HotPiece> hot = std::vector<HotPiece>(kHotSlots);
+    HugeVector<HotPiece> hot = HugeVector<HotPiece>(kHotSlots);
     PieceCache cache{18};  // Unigram pieces are many and worth keeping (a Viterbi each)
     ViterbiScratch viterbi;
     std::vector<AddedSegment> raw;
