@@ -158,12 +158,11 @@ class Plan:
         )
 
     def fast_state(self) -> Any:
-        """What the C entry of ``Tokenizer.encode`` needs of this plan (a capsule), or
-        ``None`` when the plan does not finish an encoding itself."""
-        final = self.final_layouts
-        if final is None:
-            return None
-        return self.core.fast_state(self.trim, self.model_core, final[0], final[1])
+        """What the C entries of ``Tokenizer.encode`` and ``encode_ordinary`` need of this
+        plan (a capsule)."""
+        return self.core.fast_state(
+            self.trim, self.model_core, self.final_layouts, self.ordinary_skip
+        )
 
     def layout(self, add_special_tokens: bool) -> Any:
         """What the native calls take as ``layout`` for the post-processed sequence (the
@@ -396,11 +395,19 @@ def _spm_normalizer(normalizer: Any) -> bool | str:
 AddedRows = list[tuple[str, int, bool, bool, bool, bool]]
 
 
-def _added_entries(tok: Tokenizer) -> tuple[AddedRows, AddedRows] | str:
-    """The raw and normalized added-token rows of the native matchers, or why not native."""
+def _added_entries(
+    tok: Tokenizer, after_normalizer: bool = False
+) -> tuple[AddedRows, AddedRows] | str:
+    """The raw and normalized added-token rows of the native matchers, or why not native.
+
+    Behind a normalizer, normalized added tokens are matched on the normalized text: only
+    plans that do so (``after_normalizer``) take them, with their contents normalized.
+    """
     raw_matcher, norm_matcher = tok.added.matchers(None)
     if tok.normalizer is not None and norm_matcher.ids:
-        return "added tokens matched on normalized text run in Python"
+        if not after_normalizer:
+            return "added tokens matched on normalized text run in Python with this model"
+        norm_matcher = tok.added.matchers(tok._norm_fn)[1]
     entries: list[AddedRows] = []
     for matcher in (raw_matcher, norm_matcher):
         rows = []
@@ -441,7 +448,7 @@ def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
     core = model._kernel()
     if not model._core_native:
         return "the model's kernel is not native"
-    entries = _added_entries(tok)
+    entries = _added_entries(tok, after_normalizer=True)
     if isinstance(entries, str):
         return entries
     post = single_layouts(tok.post_processor)
@@ -455,6 +462,7 @@ def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
         entries[1],
         steps,
         passes,
+        norm_after=normalizer is not None,
     )
     return Plan(native, _VocabTokens(model.vocab_r), post, tok.added)
 

@@ -981,10 +981,13 @@ class Tokenizer:
 
 
 if _backend._CORE is not None:
-    # The common call of ``encode`` (one str; no truncation, padding or special-token
-    # policy) is answered in C; every other call runs the method above, which stays the
-    # specification (codetok/_native/bind_method.hpp).
+    # The common calls of ``encode`` (one str; no truncation, padding or special-token
+    # policy) and of ``encode_ordinary`` are answered in C; every other call runs the
+    # methods above, which stay the specification (codetok/_native/bind_method.hpp).
     Tokenizer.encode = _backend._CORE.tokenizer_encode(Tokenizer.encode, CHANGES)  # type: ignore[method-assign]
+    Tokenizer.encode_ordinary = _backend._CORE.tokenizer_encode_ordinary(  # type: ignore[method-assign]
+        Tokenizer.encode_ordinary, CHANGES
+    )
 
 
 def _piece(text: str, anchor: Anchor, tid: int | None) -> tuple[str, tuple[int, int], int | None]:

@@ -1,8 +1,9 @@
-"""The C entry of ``Tokenizer.encode`` (``_core.FastMethod``, codetok/_native/bind_method.hpp).
+"""The C entries of ``Tokenizer.encode`` and ``Tokenizer.encode_ordinary``
+(``_core.FastMethod``, codetok/_native/bind_method.hpp).
 
-Its common call (one str; no pair, truncation, padding or special-token policy) is answered
-in C from the tokenizer's cached plan; every other call goes, unchanged, to the Python
-method, which stays the specification. These tests check that the C answer is the Python
+Their common calls (``encode``: one str; no pair, truncation, padding or special-token
+policy. ``encode_ordinary``: one str) are answered in C from the tokenizer's cached plan;
+every other call goes, unchanged, to the Python method, which stays the specification. These tests check that the C answer is the Python
 method's answer, that everything else reaches the Python method, and that the method still
 looks like the function it wraps.
 """
@@ -187,3 +188,53 @@ def _wordlevel():
     from codetok.models import WordLevel
 
     return WordLevel({"a": 0, "[UNK]": 1}, "[UNK]")
+
+
+# ------------------------------------------------------------------ encode_ordinary
+ORDINARY_SPEC = Tokenizer.encode_ordinary.__wrapped__
+
+
+@pytest.fixture()
+def recorded_ordinary():
+    rec = Recorder()
+    return rec, core.tokenizer_encode_ordinary(rec, CHANGES)
+
+
+@pytest.mark.parametrize("text", [TEXT, "", "[CLS] [SEP] [MASK] as text", "x" * 5000])
+def test_encode_ordinary_is_answered_in_c_with_the_python_methods_ids(
+    bert, recorded_ordinary, text
+):
+    rec, method = recorded_ordinary
+    bert.encode_ordinary("warm the plan cache")
+    bert.enable_truncation(4)  # ordinary ids ignore truncation and padding, as in Python
+    got = method(bert, text)
+    assert rec.calls == []
+    assert got == python_pipeline_ordinary(bert, text)
+    assert bert.encode_ordinary(text) == got
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"), [((TEXT,), {"unknown": 1}), ((123,), {}), ((), {}), ((TEXT, 1), {})]
+)
+def test_other_encode_ordinary_calls_reach_the_python_method(bert, recorded_ordinary, args, kwargs):
+    rec, method = recorded_ordinary
+    bert.encode_ordinary("warm the plan cache")
+    assert method(bert, *args, **kwargs) == "fallback"
+    assert rec.calls == [((bert, *args), kwargs)]
+
+
+def test_encode_ordinary_follows_the_tokenizer(bert):
+    bert.encode_ordinary("warm")
+    bert.add_special_tokens(["zzqx"])
+    assert bert.encode_ordinary("a zzqx b") == python_pipeline_ordinary(bert, "a zzqx b")
+    assert inspect.signature(Tokenizer.encode_ordinary) == inspect.signature(ORDINARY_SPEC)
+    with pytest.raises(ConfigurationError, match="expected a str"):
+        bert.encode_ordinary(b"bytes")
+
+
+def python_pipeline_ordinary(tok: Tokenizer, text: str) -> list[int]:
+    previous = use_plans(False)
+    try:
+        return ORDINARY_SPEC(tok, text)
+    finally:
+        use_plans(previous)

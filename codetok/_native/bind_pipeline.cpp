@@ -141,10 +141,13 @@ class PipelineCore {
 
     // Token ids only, as a list; None when the Python path must decide.
     py::object encode_ids(const py::str& text, const py::handle& skip) const {
-        const StrView v = str_view(text.ptr());
-        std::vector<int32_t> sk = sorted_ids(skip);
+        return ids_of(text.ptr(), sorted_ids(skip));
+    }
+    // ``encode_ids`` with the skipped ids sorted (``tokenizer_encode_ordinary``).
+    py::object ids_of(PyObject* text, const std::vector<int32_t>& skip) const {
         codetok::Encoded& out = reused();
-        run_one(v, [&](const auto* t, size_t n) { kernel_->encode(t, n, sk, 0, false, out); });
+        run_one(str_view(text),
+                [&](const auto* t, size_t n) { kernel_->encode(t, n, skip, 0, false, out); });
         py::object result = out.ok ? py::object(int_list(out.ids.data(), out.ids.size())) : py::none();
         release(out);
         return result;
@@ -264,26 +267,34 @@ class PipelineCore {
 };
 
 // --------------------------------------------------------------------- Tokenizer.encode
-// What ``Tokenizer.encode``'s C entry needs of a plan, resolved once per plan (the plan
-// cache holds it as a capsule; see ``Plan.fast_state``).
+// What the C entries of ``Tokenizer.encode`` / ``encode_ordinary`` need of a plan,
+// resolved once per plan (the plan cache holds it as a capsule; see ``Plan.fast_state``).
 struct FastState {
     py::object core;  // keeps ``kernel`` alive
     const PipelineCore* kernel = nullptr;
     int trim = 0;
     py::object model_core;
-    Layout layouts[2];  // by ``add_special_tokens``
+    bool final = false;  // the plan finishes an encoding (``layouts`` are set)
+    Layout layouts[2];   // by ``add_special_tokens``
+    std::vector<int32_t> ordinary_skip;  // sorted: every special token, read as text
 };
 constexpr const char* kFastState = "codetok.FastState";
 
 py::object fast_state(const py::object& core, int trim, const py::object& model_core,
-                      const py::handle& plain, const py::handle& special) {
+                      const py::object& layouts, const py::handle& ordinary_skip) {
     auto state = std::make_unique<FastState>();
     state->core = core;
     state->kernel = &core.cast<const PipelineCore&>();
     state->trim = trim;
     state->model_core = model_core;
-    state->layouts[0] = parse_layout(plain);
-    state->layouts[1] = parse_layout(special);
+    if (!layouts.is_none()) {
+        py::tuple both = layouts.cast<py::tuple>();
+        if (both.size() != 2) throw py::value_error("layouts is (plain, special) or None");
+        state->final = true;
+        state->layouts[0] = parse_layout(both[0]);
+        state->layouts[1] = parse_layout(both[1]);
+    }
+    state->ordinary_skip = sorted_ids(ordinary_skip);
     PyObject* cap = PyCapsule_New(state.get(), kFastState, [](PyObject* c) {
         delete static_cast<FastState*>(PyCapsule_GetPointer(c, kFastState));
     });
@@ -292,17 +303,59 @@ py::object fast_state(const py::object& core, int trim, const py::object& model_
     return py::reinterpret_steal<py::object>(cap);
 }
 
+// The fast state of ``tok``'s cached plan when the cache is current (nothing counted in
+// ``changes`` or in its added vocabulary's version since it was made), else nullptr (no
+// error set). ``plain``: also require no truncation and no padding (``_plain``, kept by
+// ``Tokenizer.__setattr__``).
+const FastState* current_plan(PyObject* tok, PyObject* changes, bool plain) {
+    static PyObject* s_plain = PyUnicode_InternFromString("_plain");
+    static PyObject* s_cache = PyUnicode_InternFromString("_plan_cache");
+    static PyObject* s_version = PyUnicode_InternFromString("version");
+    if (plain) {
+        PyObject* v = PyObject_GetAttr(tok, s_plain);
+        if (v == nullptr) {
+            PyErr_Clear();
+            return nullptr;
+        }
+        Py_DECREF(v);  // True and False live forever
+        if (v != Py_True) return nullptr;
+    }
+    // Borrowed below: the tokenizer keeps its cache tuple while this C call runs.
+    PyObject* cache = PyObject_GetAttr(tok, s_cache);
+    if (cache == nullptr) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    Py_DECREF(cache);
+    if (!PyTuple_CheckExact(cache) || PyTuple_GET_SIZE(cache) < 7) return nullptr;
+    PyObject* cap = PyTuple_GET_ITEM(cache, 5);
+    if (!PyCapsule_CheckExact(cap) || !PyList_CheckExact(changes) || PyList_GET_SIZE(changes) < 1)
+        return nullptr;
+    if (PyObject_RichCompareBool(PyTuple_GET_ITEM(cache, 2), PyList_GET_ITEM(changes, 0),
+                                 Py_EQ) != 1) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    // The added vocabulary the plan was made with (replacing it counts in ``changes``).
+    py::object version = py::reinterpret_steal<py::object>(
+        PyObject_GetAttr(PyTuple_GET_ITEM(cache, 6), s_version));
+    if (!version ||
+        PyObject_RichCompareBool(PyTuple_GET_ITEM(cache, 3), version.ptr(), Py_EQ) != 1) {
+        PyErr_Clear();
+        return nullptr;
+    }
+    const auto* st = static_cast<const FastState*>(PyCapsule_GetPointer(cap, kFastState));
+    if (st == nullptr) PyErr_Clear();
+    return st;
+}
+
 // ``tok.encode(text)`` and ``tok.encode(text, add_special_tokens=b)`` (also with ``pair``
 // None and ``is_pretokenized`` False) when the tokenizer has no truncation and no padding
-// (``_plain``, kept by ``Tokenizer.__setattr__``)
 // and its cached plan is current and finishes the encoding: ``Tokenizer.encode``'s own
 // first branch, in C. Anything else (or a plan that leaves the text to Python) returns
 // nullptr with no error: the Python method runs. ``changes`` is ``codetok._serde.CHANGES``.
 PyObject* tokenizer_encode(PyObject* changes, PyObject* const* args, size_t nargs,
                            PyObject* kwnames) {
-    static PyObject* s_plain = PyUnicode_InternFromString("_plain");
-    static PyObject* s_cache = PyUnicode_InternFromString("_plan_cache");
-    static PyObject* s_version = PyUnicode_InternFromString("version");
     if (nargs < 2 || nargs > 5 || !PyUnicode_CheckExact(args[1])) return nullptr;
     if (nargs > 2 && args[2] != Py_None) return nullptr;   // pair
     if (nargs > 3 && args[3] != Py_False) return nullptr;  // is_pretokenized
@@ -323,46 +376,8 @@ PyObject* tokenizer_encode(PyObject* changes, PyObject* const* args, size_t narg
         }
     }
     if (add != Py_True && add != Py_False) return nullptr;
-    PyObject* tok = args[0];
-    // Borrowed after the checks: each attribute stays referenced by the tokenizer.
-    auto attr_is = [&](PyObject* obj, PyObject* name, PyObject* expect) {
-        PyObject* v = PyObject_GetAttr(obj, name);
-        if (v == nullptr) {
-            PyErr_Clear();
-            return false;
-        }
-        const bool same = v == expect;
-        Py_DECREF(v);
-        return same;
-    };
-    if (!attr_is(tok, s_plain, Py_True)) return nullptr;  // truncation or padding is set
-    py::object cache = py::reinterpret_steal<py::object>(PyObject_GetAttr(tok, s_cache));
-    if (!cache || !PyTuple_CheckExact(cache.ptr()) || PyTuple_GET_SIZE(cache.ptr()) < 7) {
-        PyErr_Clear();
-        return nullptr;
-    }
-    PyObject* cap = PyTuple_GET_ITEM(cache.ptr(), 5);
-    if (!PyCapsule_CheckExact(cap) || !PyList_CheckExact(changes) || PyList_GET_SIZE(changes) < 1)
-        return nullptr;
-    const int same_changes =
-        PyObject_RichCompareBool(PyTuple_GET_ITEM(cache.ptr(), 2), PyList_GET_ITEM(changes, 0), Py_EQ);
-    if (same_changes != 1) {
-        PyErr_Clear();
-        return nullptr;
-    }
-    // The added vocabulary the plan was made with (replacing it counts in ``changes``).
-    py::object version = py::reinterpret_steal<py::object>(
-        PyObject_GetAttr(PyTuple_GET_ITEM(cache.ptr(), 6), s_version));
-    if (!version ||
-        PyObject_RichCompareBool(PyTuple_GET_ITEM(cache.ptr(), 3), version.ptr(), Py_EQ) != 1) {
-        PyErr_Clear();
-        return nullptr;
-    }
-    const auto* st = static_cast<const FastState*>(PyCapsule_GetPointer(cap, kFastState));
-    if (st == nullptr) {
-        PyErr_Clear();
-        return nullptr;
-    }
+    const FastState* st = current_plan(args[0], changes, true);
+    if (st == nullptr || !st->final) return nullptr;
     try {
         py::object enc = st->kernel->encode_final(args[1], st->trim, st->model_core,
                                                   st->layouts[add == Py_True ? 1 : 0]);
@@ -375,13 +390,34 @@ PyObject* tokenizer_encode(PyObject* changes, PyObject* const* args, size_t narg
     }
 }
 
+// ``tok.encode_ordinary(text)`` when the tokenizer's cached plan is current: the ids list
+// from the native plan, every special token read as text (the Python method's first
+// branch). Anything else returns nullptr with no error: the Python method runs.
+PyObject* tokenizer_encode_ordinary(PyObject* changes, PyObject* const* args, size_t nargs,
+                                    PyObject* kwnames) {
+    if (nargs != 2 || kwnames != nullptr || !PyUnicode_CheckExact(args[1])) return nullptr;
+    const FastState* st = current_plan(args[0], changes, false);
+    if (st == nullptr) return nullptr;
+    try {
+        py::object ids = st->kernel->ids_of(args[1], st->ordinary_skip);
+        return ids.is_none() ? nullptr : ids.release().ptr();
+    } catch (py::error_already_set& e) {
+        e.restore();
+        return nullptr;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
 // The WordPiece plan (wordpiece_pipeline.hpp): ``bert`` is None (no normalizer) or
 // ``(clean_text, handle_chinese_chars, strip_accents, lowercase)``; ``unk_id`` -1 when the
 // unknown token is not in the vocabulary.
+// ``norm_after``: the normalized added tokens (``norm_added``, their contents normalized)
+// are matched on the normalized text (behind a normalizer), not chained after ``raw``.
 PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert, long long unk_id,
                                 const py::list& raw, const py::str& whitespace,
                                 const py::list& norm_added, const py::list& steps,
-                                const py::list& passes) {
+                                const py::list& passes, bool norm_after) {
     codetok::WordPieceSpec spec;
     spec.passes = parse_passes(passes);
     if (!bert.is_none() && steps.size() > 0)
@@ -396,9 +432,14 @@ PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert,
         spec.bert.lowercase = b[3].cast<bool>();
     }
     spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
+    const std::vector<Cp> ws = cps_of(whitespace);
+    if (norm_after)
+        return PipelineCore(std::make_unique<codetok::WordPiecePipeline>(
+            wp.kernel(), spec, added_matcher(raw, ws), codetok::NormSteps(parse_steps(steps), ws),
+            added_matcher(norm_added, ws)));
     return PipelineCore(std::make_unique<codetok::WordPiecePipeline>(
-        wp.kernel(), spec, added_matchers(raw, norm_added, cps_of(whitespace)),
-        codetok::NormSteps(parse_steps(steps), cps_of(whitespace))));
+        wp.kernel(), spec, added_matchers(raw, norm_added, ws),
+        codetok::NormSteps(parse_steps(steps), ws)));
 }
 
 // The WordLevel plan without a regex (wordlevel_pipeline.hpp): ``units`` 0 (code points:
@@ -619,9 +660,21 @@ void bind_pipeline(py::module_& m) {
         .def("encode_flat", &PipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),
              py::arg("threads"))
         .def("fast_state", &codetok::bind::fast_state, py::arg("trim"), py::arg("model_core"),
-             py::arg("plain"), py::arg("special"),
-             "What ``Tokenizer.encode``'s C entry needs of this plan: a capsule (layouts by "
-             "``add_special_tokens``: False, True).");
+             py::arg("layouts"), py::arg("ordinary_skip"),
+             "What the C entries of ``Tokenizer.encode`` / ``encode_ordinary`` need of this "
+             "plan: a capsule. ``layouts``: (plain, special) by ``add_special_tokens``, or None "
+             "when the plan does not finish an encoding; ``ordinary_skip``: the special ids.");
+    m.def(
+        "tokenizer_encode_ordinary",
+        [](const py::object& fallback, const py::list& changes) {
+            PyObject* f = codetok::bind::new_fast_method(
+                &codetok::bind::tokenizer_encode_ordinary, changes.ptr(), fallback.ptr());
+            if (f == nullptr) throw py::error_already_set();
+            return py::reinterpret_steal<py::object>(f);
+        },
+        py::arg("fallback"), py::arg("changes"),
+        "``Tokenizer.encode_ordinary``: ``fallback`` (the Python method) with its common call "
+        "in C (see bind_method.hpp).");
     m.def(
         "tokenizer_encode",
         [](const py::object& fallback, const py::list& changes) {
@@ -636,7 +689,7 @@ void bind_pipeline(py::module_& m) {
     m.def("WordPiecePipeline", &codetok::bind::wordpiece_pipeline, py::arg("wordpiece"),
           py::arg("bert"), py::arg("unk_id"), py::arg("raw_added"), py::arg("whitespace"),
           py::arg("norm_added") = py::list(), py::arg("steps") = py::list(),
-          py::arg("passes") = py::list());
+          py::arg("passes") = py::list(), py::arg("norm_after") = false);
     m.def("WordLevelUnitsPipeline", &codetok::bind::wordlevel_units_pipeline, py::arg("units"),
           py::arg("byte_ids"), py::arg("vocab"), py::arg("unk_id"), py::arg("raw_added"),
           py::arg("whitespace"), py::arg("steps") = py::list(),

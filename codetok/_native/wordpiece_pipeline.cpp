@@ -8,12 +8,14 @@
 namespace codetok {
 
 WordPiecePipeline::WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kernel,
-                                     WordPieceSpec spec, AddedMatcher raw, NormSteps steps)
+                                     WordPieceSpec spec, AddedMatcher raw, NormSteps steps,
+                                     AddedMatcher norm)
     : kernel_(std::move(kernel)),
       spec_(std::move(spec)),
       raw_(std::move(raw)),
       steps_(std::move(steps)),
-      general_(!steps_.empty() || !spec_.passes.empty()) {
+      norm_(std::move(norm)),
+      general_(!steps_.empty() || !spec_.passes.empty() || !norm_.empty()) {
     // The ASCII table: what BertNormalizer (clean_text, lowercase; the other steps leave
     // ASCII alone) and then BertPreTokenizer make of each char, from the same tables.
     const bool clean = spec_.normalize && spec_.bert.clean_text;
@@ -44,7 +46,7 @@ void WordPiecePipeline::run(const CharT* t, size_t n, const std::vector<int32_t>
     Scratch& w = *scratch;
     encode_around_added(raw_, t, n, skip, want_offsets, n / 4 + 16, w.raw, out,
                         [&](size_t a, size_t b, int32_t& word) {
-                            segment(t, a, b, want_offsets, w, word, out);
+                            segment(t, a, b, skip, want_offsets, w, word, out);
                             return out.ok;
                         });
     scratch_.give(std::move(scratch));
@@ -102,8 +104,11 @@ bool WordPiecePipeline::emit_word(const Cp* s, size_t n, const uint32_t* src, si
     return true;
 }
 
+// Reference: ``Tokenizer._splits`` of one stretch ``t[a:b]`` between raw added tokens:
+// normalized, split on the normalized added tokens, the rest pre-tokenized.
 template <class CharT>
-void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b, bool want_offsets,
+void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b,
+                                const std::vector<int32_t>& skip, bool want_offsets,
                                 Scratch& w, int32_t& word, Encoded& out) const {
     if (!general_ && ascii_segment(t, a, b, want_offsets, w, word, out)) return;
     NormalizedText& nt = w.norm;
@@ -118,24 +123,55 @@ void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b, bool want_of
             nt.src.push_back(static_cast<uint32_t>(i - a));
         }
     }
-    const Cp* s = nt.text.data();
-    if (!spec_.passes.empty()) {
-        // Reference: ``Sequence.split`` of the character-class pre-tokenizers.
-        split_words(s, nt.text.size(), spec_.passes, w.words, w.split);
-        for (const Span32& p : w.words)
-            if (!emit_word(s + p.start, p.end - p.start, nt.src.data() + p.start, a,
-                           want_offsets, w, word, out))
-                return;
+    const size_t m = nt.text.size();
+    if (norm_.empty() || m == 0) {
+        pieces(0, m, a, want_offsets, w, word, out);
         return;
     }
-    w.bounds.clear();
-    bert_pieces(s, nt.text.size(), w.bounds);
-    for (size_t k = 0; k < w.bounds.size(); k += 2) {
-        const size_t p0 = w.bounds[k];
-        const size_t p1 = w.bounds[k + 1];
-        if (!emit_word(s + p0, p1 - p0, nt.src.data() + p0, a, want_offsets, w, word, out))
-            return;
+    // Each normalized added token is a word of its own, shown as the normalized text it
+    // matched; its offsets are those of the original chars it came from.
+    w.normalized.clear();
+    norm_.find(nt.text.data(), 0, m, skip, w.normalized);
+    for (const AddedSegment& g : w.normalized) {
+        if (g.start == g.end) continue;
+        if (g.entry < 0) {
+            if (!pieces(g.start, g.end, a, want_offsets, w, word, out)) return;
+            continue;
+        }
+        const size_t token = out.ids.size();
+        out.ids.push_back(norm_.entry(g.entry).id);
+        if (want_offsets) {
+            out.offsets.push_back(static_cast<int64_t>(a + nt.src[g.start]));
+            out.offsets.push_back(static_cast<int64_t>(a + nt.src[g.end - 1]) + 1);
+            out.words.push_back(word);
+            out.push_text(token, nt.text.data() + g.start, g.end - g.start);
+        }
+        ++word;
     }
+}
+
+bool WordPiecePipeline::pieces(size_t p0, size_t p1, size_t a, bool want_offsets, Scratch& w,
+                               int32_t& word, Encoded& out) const {
+    const Cp* s = w.norm.text.data() + p0;
+    const uint32_t* src = w.norm.src.data() + p0;
+    const size_t n = p1 - p0;
+    if (!spec_.passes.empty()) {
+        // Reference: ``Sequence.split`` of the character-class pre-tokenizers.
+        split_words(s, n, spec_.passes, w.words, w.split);
+        for (const Span32& p : w.words)
+            if (!emit_word(s + p.start, p.end - p.start, src + p.start, a, want_offsets, w, word,
+                           out))
+                return false;
+        return true;
+    }
+    w.bounds.clear();
+    bert_pieces(s, n, w.bounds);
+    for (size_t k = 0; k < w.bounds.size(); k += 2) {
+        const size_t q0 = w.bounds[k];
+        const size_t q1 = w.bounds[k + 1];
+        if (!emit_word(s + q0, q1 - q0, src + q0, a, want_offsets, w, word, out)) return false;
+    }
+    return true;
 }
 
 // Reference: ``WordPiece.tokenize`` (greedy longest match, or the unknown token over the

@@ -44,13 +44,16 @@ struct WordPieceScratch {
     NormStepsScratch steps;
     std::vector<Span32> words;
     SplitScratch split;
+    std::vector<AddedSegment> normalized;  // normalized added tokens in one stretch
 };
 
 class WordPiecePipeline final : public TextPipelineOf<WordPiecePipeline> {
   public:
-    // ``steps``: normalizer steps (norm_steps.hpp) in place of a BertNormalizer.
+    // ``steps``: normalizer steps (norm_steps.hpp) in place of a BertNormalizer. ``norm``:
+    // the added tokens matched on the normalized text of each stretch between ``raw``'s
+    // (their contents normalized; empty when ``raw`` chains them, without a normalizer).
     WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kernel, WordPieceSpec spec,
-                      AddedMatcher raw, NormSteps steps = {});
+                      AddedMatcher raw, NormSteps steps = {}, AddedMatcher norm = {});
 
     // Encode ``t[0:n]`` (see TextPipeline); ``trim`` is not used. ``out.ok`` false: a word
     // is unknown and the vocabulary has no unknown token (the Python path raises its error).
@@ -61,8 +64,12 @@ class WordPiecePipeline final : public TextPipelineOf<WordPiecePipeline> {
   private:
     using Scratch = WordPieceScratch;
     template <class CharT>
-    void segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
-                 int32_t& word, Encoded& out) const;
+    void segment(const CharT* t, size_t a, size_t b, const std::vector<int32_t>& skip,
+                 bool want_offsets, Scratch& w, int32_t& word, Encoded& out) const;
+    // The pre-tokenizer and the model on the normalized chars ``norm[p0:p1]`` of the
+    // stretch starting at original index ``a``. False: stop (``out.ok`` says why).
+    bool pieces(size_t p0, size_t p1, size_t a, bool want_offsets, Scratch& w, int32_t& word,
+                Encoded& out) const;
     // The same for a stretch of ASCII chars none of which the normalizer deletes: one pass,
     // no normalized copy. False (nothing done) when the stretch does not qualify.
     template <class CharT>
@@ -85,7 +92,9 @@ class WordPiecePipeline final : public TextPipelineOf<WordPiecePipeline> {
     WordPieceSpec spec_;
     AddedMatcher raw_;
     NormSteps steps_;
-    bool general_ = false;  // normalizer steps or word passes: no ASCII one-pass path
+    AddedMatcher norm_;
+    // Normalizer steps, word passes or normalized added tokens: no ASCII one-pass path.
+    bool general_ = false;
     ScratchPool<Scratch> scratch_;
 };
 

@@ -1,0 +1,123 @@
+"""Normalized added tokens behind a normalizer, in the native WordPiece plan
+(codetok/_native/wordpiece_pipeline.cpp): BERT with tokens added by ``add_tokens``.
+
+HF matches such tokens on the normalized text (their contents normalized too), each stretch
+between the raw added tokens on its own; the matched normalized text is the token's string
+and its offsets are those of the original chars. Checked against HF ``tokenizers`` (ids,
+tokens, offsets) and against codetok's Python pipeline (word ids too).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import encoding_state
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codetok import AddedToken, Tokenizer
+from codetok._plan import use_plans
+from codetok.models import _backend
+
+pytest.importorskip("codetok._core")
+pytestmark = pytest.mark.skipif(not _backend.native(), reason="native backend not selected")
+
+#: (content, single_word, lstrip, rstrip, normalized, special)
+ADDED = [
+    ("NewWord", False, False, False, True, False),
+    ("ÉCOLE", False, False, False, True, False),
+    ("zebra42", True, False, False, True, False),
+    ("hello world", False, True, True, True, False),
+    ("中文", False, False, False, True, False),
+    ("[RAW]", False, False, False, False, True),
+]
+
+TEXTS = [
+    "NewWord newword NEWWORD newwordy xnewword",
+    "école École ÉCOLE ecole écoles",
+    "zebra42 zebra42x xzebra42 (zebra42) zebra42.",
+    "  hello world  and hello  world HELLO WORLD",
+    "中文 中文字 x中文x",
+    "[RAW] [raw] NewWord[RAW]newword",
+    "naïve café NewWord\u00a0\u2003newword\tzebra42\n",
+    "",
+    "   ",
+    "\x00NewWord\u0301 e\u0301cole \ufff0NewWord\ufffe",
+]
+
+
+@pytest.fixture(scope="module")
+def pair(bert_dir, hf_tokenizers):
+    tok = Tokenizer.from_file(str(bert_dir / "tokenizer.json"))
+    hf = hf_tokenizers.Tokenizer.from_file(str(bert_dir / "tokenizer.json"))
+    for t in (tok, hf):
+        t.no_truncation()
+        t.no_padding()
+    names = ("single_word", "lstrip", "rstrip", "normalized", "special")
+    tok.add_tokens([AddedToken(row[0], *row[1:]) for row in ADDED])
+    hf.add_tokens([hf_tokenizers.AddedToken(row[0], **dict(zip(names, row[1:]))) for row in ADDED])
+    assert tok.engine == "native", tok.engine_reason
+    return tok, hf
+
+
+def python_encode(tok: Tokenizer, text: str):
+    previous = use_plans(False)
+    try:
+        return tok.encode(text)
+    finally:
+        use_plans(previous)
+
+
+def check(tok, hf, text: str) -> None:
+    got = tok.encode(text)
+    want = hf.encode(text)
+    assert got.ids == want.ids, text
+    assert got.tokens == want.tokens, text
+    assert got.offsets == [tuple(o) for o in want.offsets], text
+    assert encoding_state(got) == encoding_state(python_encode(tok, text)), text
+    previous = use_plans(False)
+    try:
+        ordinary = tok.encode_ordinary(text)  # the Python pipeline: [RAW] read as text
+    finally:
+        use_plans(previous)
+    assert tok.encode_ordinary(text) == ordinary, text
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_added_tokens_on_normalized_text_match_hf(pair, text):
+    check(*pair, text)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "NewWord",
+                "newword",
+                "ÉCOLE",
+                "école",
+                "zebra42",
+                "hello world",
+                "hello",
+                "中文",
+                "[RAW]",
+                " ",
+                "  ",
+                "\t",
+                "x",
+                "42",
+                "é",
+                "\u0301",
+                "中",
+                ".",
+                "\u00a0",
+                "Ü",
+            ]
+        ),
+        max_size=12,
+    )
+)
+def test_added_tokens_on_normalized_text_match_hf_on_mixtures(pair, parts):
+    check(*pair, "".join(parts))
