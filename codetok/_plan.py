@@ -605,7 +605,7 @@ def _compile_unigram(tok: Tokenizer, model: Unigram) -> Plan | str:
     core = model._kernel()
     if _backend._CORE is None or not isinstance(core, _backend._CORE.UnigramCore):
         return "the model's kernel is not native"
-    entries = _added_entries(tok)
+    entries = _added_entries(tok, after_normalizer=True)
     if isinstance(entries, str):
         return entries
     get = model.token_to_id
@@ -620,6 +620,7 @@ def _compile_unigram(tok: Tokenizer, model: Unigram) -> Plan | str:
         entries[0],
         "".join(sorted(RUST_WHITESPACE)),
         entries[1],
+        norm_after=tok.normalizer is not None,
     )
     tokens = _VocabTokens({i: p for i, (p, _) in enumerate(model._pieces)})
     return Plan(native, tokens, single_layouts(tok.post_processor), tok.added)

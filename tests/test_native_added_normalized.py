@@ -1,5 +1,6 @@
-"""Normalized added tokens behind a normalizer, in the native WordPiece plan
-(codetok/_native/wordpiece_pipeline.cpp): BERT with tokens added by ``add_tokens``.
+"""Normalized added tokens behind a normalizer, in the native WordPiece and Unigram plans
+(codetok/_native/wordpiece_pipeline.cpp, unigram_pipeline.cpp): BERT and a T5-style
+SentencePiece Unigram with tokens added by ``add_tokens``.
 
 HF matches such tokens on the normalized text (their contents normalized too), each stretch
 between the raw added tokens on its own; the matched normalized text is the token's string
@@ -45,10 +46,20 @@ TEXTS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def pair(bert_dir, hf_tokenizers):
-    tok = Tokenizer.from_file(str(bert_dir / "tokenizer.json"))
-    hf = hf_tokenizers.Tokenizer.from_file(str(bert_dir / "tokenizer.json"))
+@pytest.fixture(scope="module", params=["bert", "unigram"])
+def pair(request, bert_dir, hf_tokenizers, tmp_path_factory):
+    if request.param == "bert":
+        path = bert_dir / "tokenizer.json"
+    else:
+        from _sentencepiece_helpers import train_models
+
+        from codetok.formats.sentencepiece_model import tokenizer_from_sentencepiece
+
+        model = train_models(tmp_path_factory.mktemp("spm_added"))["unigram"]
+        path = model.with_suffix(".json")
+        tokenizer_from_sentencepiece(model).save(path)
+    tok = Tokenizer.from_file(str(path))
+    hf = hf_tokenizers.Tokenizer.from_file(str(path))
     for t in (tok, hf):
         t.no_truncation()
         t.no_padding()

@@ -567,7 +567,7 @@ PipelineCore unigram_pipeline(const UnigramCore& uni, const py::list& steps,
                               bool whitespace_split, const py::object& metaspace,
                               bool byte_fallback, const py::list& byte_ids,
                               const py::list& raw, const py::str& whitespace,
-                              const py::list& norm_added) {
+                              const py::list& norm_added, bool norm_after) {
     std::vector<codetok::NormStep> parsed = parse_steps(steps);
     codetok::UnigramSpec spec;
     spec.whitespace_split = whitespace_split;
@@ -594,6 +594,10 @@ PipelineCore unigram_pipeline(const UnigramCore& uni, const py::list& steps,
     }
     std::vector<Cp> ws = cps_of(whitespace);
     codetok::NormSteps norm(std::move(parsed), ws);
+    if (norm_after)
+        return PipelineCore(std::make_unique<codetok::UnigramPipeline>(
+            uni.kernel(), spec, std::move(norm), added_matcher(raw, ws), ws,
+            added_matcher(norm_added, ws)));
     return PipelineCore(std::make_unique<codetok::UnigramPipeline>(
         uni.kernel(), spec, std::move(norm), added_matchers(raw, norm_added, ws), ws));
 }
@@ -700,5 +704,6 @@ void bind_pipeline(py::module_& m) {
     m.def("UnigramPipeline", &codetok::bind::unigram_pipeline, py::arg("unigram"),
           py::arg("steps"), py::arg("whitespace_split"), py::arg("metaspace"),
           py::arg("byte_fallback"), py::arg("byte_ids"), py::arg("raw_added"),
-          py::arg("whitespace"), py::arg("norm_added") = py::list());
+          py::arg("whitespace"), py::arg("norm_added") = py::list(),
+          py::arg("norm_after") = false);
 }

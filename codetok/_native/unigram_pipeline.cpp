@@ -7,11 +7,12 @@ namespace codetok {
 
 UnigramPipeline::UnigramPipeline(std::shared_ptr<const UnigramKernel> kernel, UnigramSpec spec,
                                  NormSteps steps, AddedMatcher raw,
-                                 const std::vector<Cp>& whitespace)
+                                 const std::vector<Cp>& whitespace, AddedMatcher norm)
     : kernel_(std::move(kernel)),
       spec_(spec),
       steps_(std::move(steps)),
       raw_(std::move(raw)),
+      norm_(std::move(norm)),
       space_(whitespace) {}
 
 // Reference: ``Tokenizer._splits`` + ``_encode_one``: added tokens on the original text,
@@ -23,39 +24,74 @@ void UnigramPipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& 
     Scratch& w = *scratch;
     encode_around_added(raw_, t, n, skip, want_offsets, n / 3 + 16, w.raw, out,
                         [&](size_t a, size_t b, int32_t& word) {
-                            return segment(t, a, b, want_offsets, w, word, out);
+                            return segment(t, a, b, skip, want_offsets, w, word, out);
                         });
     scratch_.give(std::move(scratch));
 }
 
-// Reference: the normalizer, then ``WhitespaceSplit.split`` of one stretch ``t[a:b]``.
+// Reference: ``Tokenizer._splits`` of one stretch ``t[a:b]`` between raw added tokens: the
+// normalizer, the normalized added tokens, then ``WhitespaceSplit.split`` of the rest.
 // Every word's pieces are gathered first (their hot-table entries prefetched: a text's
 // pieces then miss the CPU cache together, not one after the other), then tokenized.
 template <class CharT>
-bool UnigramPipeline::segment(const CharT* t, size_t a, size_t b, bool want_offsets,
-                              Scratch& w, int32_t& word, Encoded& out) const {
+bool UnigramPipeline::segment(const CharT* t, size_t a, size_t b,
+                              const std::vector<int32_t>& skip, bool want_offsets, Scratch& w,
+                              int32_t& word, Encoded& out) const {
     NormalizedText& nt = w.norm;
     steps_.run(t, a, b, nt, w.steps);
     const size_t m = nt.text.size();
     w.piece.clear();
     w.piece_src.clear();
     w.pieces.clear();
-    if (!spec_.whitespace_split) {
-        if (m > 0) gather(0, m, a, want_offsets, w);
-    } else {
-        size_t i = 0;
-        while (i < m) {
-            if (space_.has(nt.text[i])) {
-                ++i;
-                continue;
-            }
-            size_t j = i + 1;
-            while (j < m && !space_.has(nt.text[j])) ++j;
-            gather(i, j, a, want_offsets, w);
-            i = j;
+    if (norm_.empty() || m == 0) {
+        gather_words(0, m, a, want_offsets, w);
+        return emit(a, want_offsets, w, word, out);
+    }
+    // Each normalized added token is a word of its own, shown as the normalized text it
+    // matched; its offsets are those of the original chars it came from.
+    w.normalized.clear();
+    norm_.find(nt.text.data(), 0, m, skip, w.normalized);
+    for (const AddedSegment& g : w.normalized) {
+        if (g.start == g.end) continue;
+        if (g.entry < 0) {
+            gather_words(g.start, g.end, a, want_offsets, w);
+            continue;
         }
+        if (!emit(a, want_offsets, w, word, out)) return false;  // the text before it
+        w.piece.clear();
+        w.piece_src.clear();
+        w.pieces.clear();
+        const size_t token = out.ids.size();
+        out.ids.push_back(norm_.entry(g.entry).id);
+        if (want_offsets) {
+            out.offsets.push_back(static_cast<int64_t>(a + nt.src[g.start]));
+            out.offsets.push_back(static_cast<int64_t>(a + nt.src[g.end - 1]) + 1);
+            out.words.push_back(word);
+            out.push_text(token, nt.text.data() + g.start, g.end - g.start);
+        }
+        ++word;
     }
     return emit(a, want_offsets, w, word, out);
+}
+
+void UnigramPipeline::gather_words(size_t p0, size_t p1, size_t a, bool want_offsets,
+                                   Scratch& w) const {
+    const NormalizedText& nt = w.norm;
+    if (!spec_.whitespace_split) {
+        if (p1 > p0) gather(p0, p1, a, want_offsets, w);
+        return;
+    }
+    size_t i = p0;
+    while (i < p1) {
+        if (space_.has(nt.text[i])) {
+            ++i;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < p1 && !space_.has(nt.text[j])) ++j;
+        gather(i, j, a, want_offsets, w);
+        i = j;
+    }
 }
 
 // Reference: ``Metaspace.split`` of the word ``norm[p0:p1]`` (cuts merged with the next

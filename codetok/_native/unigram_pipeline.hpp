@@ -66,6 +66,7 @@ struct UnigramScratch {
     std::vector<Cp> piece;           // one stretch's words after Metaspace
     std::vector<uint32_t> piece_src;  // their original indices (for offsets)
     std::vector<GatheredPiece> pieces;
+    std::vector<AddedSegment> normalized;  // normalized added tokens in one stretch
     std::vector<int64_t> starts;
     std::vector<int32_t> nodes, ids;
     std::vector<int64_t> lens;
@@ -74,8 +75,11 @@ struct UnigramScratch {
 
 class UnigramPipeline final : public TextPipelineOf<UnigramPipeline> {
   public:
+    // ``norm``: the added tokens matched on the normalized text of each stretch between
+    // ``raw``'s (their contents normalized; empty when ``raw`` chains them).
     UnigramPipeline(std::shared_ptr<const UnigramKernel> kernel, UnigramSpec spec,
-                    NormSteps steps, AddedMatcher raw, const std::vector<Cp>& whitespace);
+                    NormSteps steps, AddedMatcher raw, const std::vector<Cp>& whitespace,
+                    AddedMatcher norm = {});
 
     // Encode ``t[0:n]`` (see TextPipeline); ``trim`` is not used. ``out.ok`` false: some
     // text is not covered and there is no unknown token (the Python path raises its error).
@@ -86,8 +90,10 @@ class UnigramPipeline final : public TextPipelineOf<UnigramPipeline> {
   private:
     using Scratch = UnigramScratch;
     template <class CharT>
-    bool segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
-                 int32_t& word, Encoded& out) const;
+    bool segment(const CharT* t, size_t a, size_t b, const std::vector<int32_t>& skip,
+                 bool want_offsets, Scratch& w, int32_t& word, Encoded& out) const;
+    // ``WhitespaceSplit`` (when set) and ``gather`` on the normalized chars ``norm[p0:p1]``.
+    void gather_words(size_t p0, size_t p1, size_t a, bool want_offsets, Scratch& w) const;
     // Metaspace on the word ``norm[p0:p1]``: its pieces appended to ``w.pieces``.
     void gather(size_t p0, size_t p1, size_t a, bool want_offsets, Scratch& w) const;
     // The model on every gathered piece, into ``out``.
@@ -103,6 +109,7 @@ class UnigramPipeline final : public TextPipelineOf<UnigramPipeline> {
     UnigramSpec spec_;
     NormSteps steps_;
     AddedMatcher raw_;
+    AddedMatcher norm_;
     CharSet space_;
     ScratchPool<Scratch> scratch_;
 };
