@@ -54,6 +54,7 @@ from .normalizers import RUST_WHITESPACE
 from .pre_tokenizers import (
     BEHAVIORS,
     GPT2_PATTERN,
+    GRAPHEME_REGEX,
     BertPreTokenizer,
     ByteLevel,
     Digits,
@@ -473,8 +474,9 @@ _EVERY_CHAR = ("[\\s\\S]", "(?s).")
 
 
 def _units_kind(pre: Any) -> str | None:
-    """``"bytes"`` / ``"chars"`` / ``"words"`` / ``"ws_words"`` when ``pre`` makes every
-    UTF-8 byte / code point / run of non-whitespace / ``Whitespace`` word a piece."""
+    """``"bytes"`` / ``"chars"`` / ``"words"`` / ``"ws_words"`` / ``"graphemes"`` when
+    ``pre`` makes every UTF-8 byte / code point / run of non-whitespace / ``Whitespace``
+    word / extended grapheme cluster a piece."""
 
     def isolates(split: Any, patterns: tuple[str, ...]) -> bool:
         return (
@@ -486,6 +488,8 @@ def _units_kind(pre: Any) -> str | None:
 
     if isolates(pre, _EVERY_CHAR):
         return "chars"
+    if isolates(pre, (GRAPHEME_REGEX,)):
+        return "graphemes"
     if type(pre) is WhitespaceSplit:
         return "words"
     if type(pre) is Whitespace:
@@ -503,9 +507,10 @@ def _units_kind(pre: Any) -> str | None:
 
 
 def _compile_units(tok: Tokenizer, model: WordLevel) -> Plan | str:
-    """The plan of a WordLevel tokenizer with one piece per byte, per code point or per
-    whitespace word (the byte, character and whitespace tokenizers of codetok.text); the
-    last two may have a normalizer made of the Unigram plan's steps (NFC, ...)."""
+    """The plan of a WordLevel tokenizer with one piece per byte, per code point, per
+    grapheme cluster or per whitespace word (the byte, character and whitespace tokenizers
+    of codetok.text); all but bytes may have a normalizer made of the Unigram plan's steps
+    (NFC, ...)."""
     kind = _units_kind(tok.pre_tokenizer)
     if kind is None:
         return f"the pre-tokenizer {tok.pre_tokenizer!r} has no native twin with WordLevel yet"
@@ -522,11 +527,11 @@ def _compile_units(tok: Tokenizer, model: WordLevel) -> Plan | str:
     if kind == "chars":
         table = {t: i for t, i in vocab.items() if len(t) == 1}
     else:
-        table = vocab if kind in ("words", "ws_words") else {}
+        table = vocab if kind in ("words", "ws_words", "graphemes") else {}
     unk_id = vocab.get(model.unk_token) if model.unk_token is not None else None
     try:
         native = _backend._CORE.WordLevelUnitsPipeline(
-            {"chars": 0, "bytes": 1, "words": 2, "ws_words": 3}[kind],
+            {"chars": 0, "bytes": 1, "words": 2, "ws_words": 3, "graphemes": 4}[kind],
             byte_ids,
             table,
             -1 if unk_id is None else unk_id,

@@ -51,6 +51,9 @@ Anchor = int | NormalizedString
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
 BEHAVIORS = ("removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous")
+#: ``Split``'s pattern for extended grapheme clusters: run on codetok's pinned tables
+#: (:class:`_Clusters`), as the native plans do.
+GRAPHEME_REGEX = r"\X"
 _BEHAVIOR_ALIASES = {
     "Removed": "removed",
     "Isolated": "isolated",
@@ -636,6 +639,39 @@ class CharDelimiterSplit(PreTokenizer):
         return _cut(ns, split_spans(len(t), _char_matches(t, self._re), "removed"))
 
 
+class _Match:
+    __slots__ = ("_span",)
+
+    def __init__(self, start: int, end: int) -> None:
+        self._span = (start, end)
+
+    def span(self) -> Span:
+        return self._span
+
+
+class _Clusters:
+    """``\\X`` alone as a compiled pattern over codetok's pinned grapheme tables
+    (codetok._grapheme, the native plans' too): the ``regex`` module's ``\\X`` follows
+    the installed release's Unicode version and rule revision."""
+
+    groups = 0
+    pattern = GRAPHEME_REGEX
+
+    def findall(self, text: str) -> list[str]:
+        from ._grapheme import clusters
+
+        return list(clusters(text))
+
+    def finditer(self, text: str) -> list[_Match]:
+        from ._grapheme import cluster_ends
+
+        starts = [0, *cluster_ends(text)]
+        return [_Match(a, b) for a, b in zip(starts, starts[1:])]
+
+
+_CLUSTERS = _Clusters()
+
+
 class Split(_RegexSplit):
     """Split on a literal or regex ``pattern`` with a delimiter ``behavior``.
 
@@ -667,7 +703,10 @@ class Split(_RegexSplit):
         # Recompiled when ``pattern`` was replaced in place, as the native plan is.
         compiled = self.__dict__.get("_compiled")
         if compiled is None or self.__dict__.get("_compiled_for") != self.pattern:
-            compiled = compile_pattern(self.pattern)
+            if self.pattern.get("Regex") == GRAPHEME_REGEX:
+                compiled = _CLUSTERS  # type: ignore[assignment]
+            else:
+                compiled = compile_pattern(self.pattern)
             # Not changes of the component (they would invalidate compiled plans).
             object.__setattr__(self, "_compiled", compiled)
             object.__setattr__(self, "_compiled_for", dict(self.pattern))

@@ -113,3 +113,77 @@ def test_batch_and_save_load(texts, graphemes):
     for t in texts:
         a, b = loaded.encode(t), tok.encode(t)
         assert (a.ids, a.offsets) == (b.ids, b.offsets)
+
+
+# Marks, joiners, regional indicators, Hangul jamo, emoji and modifiers, Indic consonants
+# and viramas, CR/LF and controls, lone surrogates: the cluster rules' inputs.
+CLUSTER_PARTS = st.lists(
+    st.sampled_from(
+        [
+            "a",
+            "e",
+            " ",
+            "\u0301",
+            "\u0308",
+            "\u200d",
+            "\u200c",
+            "\U0001f1eb",
+            "\U0001f1f7",
+            "\u1100",
+            "\u1161",
+            "\u11a8",
+            "각",
+            "👩",
+            "💻",
+            "👍",
+            "\U0001f3fd",
+            "\u2764",
+            "\ufe0f",
+            "\u0915",
+            "\u094d",
+            "\u0937",
+            "\u0e01",
+            "\u0e33",
+            "\r",
+            "\n",
+            "\x00",
+            "\ud800",
+            "\u0600",
+            "\U000e0067",
+            "\U0001f3f4",
+        ]
+    ),
+    max_size=24,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(CLUSTER_PARTS, st.sampled_from(["nfc", None]))
+def test_native_grapheme_mode_equals_the_python_pipeline(text, normalizer):
+    from codetok._plan import use_plans
+
+    tok = char_tokenizer(corpus=[CLUSTER_PARTS_VOCAB], graphemes=True, normalizer=normalizer)
+    assert tok.engine == "native", tok.engine_reason
+    got = tok.encode(text)
+    previous = use_plans(False)
+    try:
+        want = tok.encode(text)
+    finally:
+        use_plans(previous)
+    assert (got.ids, got.tokens, got.offsets) == (want.ids, want.tokens, want.offsets)
+
+
+CLUSTER_PARTS_VOCAB = "ae \u0301 각 👩\u200d💻 👍\U0001f3fd \u2764\ufe0f \u0915\u094d\u0937 \r\n"
+
+
+def test_grapheme_mode_agrees_with_hf_outside_indic_conjuncts(hf_tokenizers, tmp_path):
+    # HF's Split runs Oniguruma's \X, which has no GB9c (Indic conjuncts, Unicode 15.1):
+    # "\u0915\u094d\u0937" is one cluster here and two in HF. Everything else agrees.
+    texts = ["cafe\u0301 👍🏽 👩\u200d💻 🇫🇷🇩🇪 한국어 \u1100\u1161\u11a8 x\r\ny", "e\u0301\u0302 กำ"]
+    tok = char_tokenizer(corpus=texts, graphemes=True)
+    tok.save(tmp_path / "chars.json")
+    hf = hf_tokenizers.Tokenizer.from_file(str(tmp_path / "chars.json"))
+    for text in texts:
+        got, want = tok.encode(text), hf.encode(text)
+        assert got.tokens == want.tokens
+        assert got.offsets == [tuple(o) for o in want.offsets]

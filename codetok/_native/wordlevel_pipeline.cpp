@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "grapheme.hpp"
 #include "word_splits.hpp"
 
 namespace codetok {
@@ -73,6 +74,15 @@ bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want
         return emit(e == nullptr ? -1 : e->value, i, j);
     };
     if (spec_.units == WordLevelUnits::Words) return whitespace_pieces(t, a, b, word_piece);
+    if (spec_.units == WordLevelUnits::Graphemes) {
+        // Reference: ``Split("\\X", "isolated")`` over the pinned clusters (codetok._grapheme).
+        for (size_t i = a; i < b;) {
+            const size_t j = grapheme::cluster_end(t, i, b);
+            if (!word_piece(i, j)) return false;
+            i = j;
+        }
+        return true;
+    }
     if (spec_.units == WordLevelUnits::WhitespaceWords)
         return whitespace_split_pieces(t, a, b, word_piece);
     uint8_t buf[4];

@@ -29,7 +29,13 @@ namespace codetok {
 // ``Words``: runs of ``\w`` chars and runs of other non-space chars (the ``Whitespace``
 // pre-tokenizer, HF's classes in bert_tables.hpp); ``WhitespaceWords``: runs of
 // non-whitespace (``WhitespaceSplit``). word_splits.hpp scans both.
-enum class WordLevelUnits : int { Chars = 0, Bytes = 1, WhitespaceWords = 2, Words = 3 };
+enum class WordLevelUnits : int {
+    Chars = 0,
+    Bytes = 1,
+    WhitespaceWords = 2,
+    Words = 3,
+    Graphemes = 4,  // extended grapheme clusters (grapheme.hpp, the pinned tables)
+};
 
 struct WordLevelUnitsSpec {
     WordLevelUnits units = WordLevelUnits::Chars;
