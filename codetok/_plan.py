@@ -515,7 +515,7 @@ def _compile_units(tok: Tokenizer, model: WordLevel) -> Plan | str:
     if kind is None:
         return f"the pre-tokenizer {tok.pre_tokenizer!r} has no native twin with WordLevel yet"
     steps = _norm_steps(tok.normalizer)
-    if isinstance(steps, str) or (steps and kind == "bytes"):
+    if isinstance(steps, str):
         return f"the normalizer {tok.normalizer!r} has no native twin with WordLevel {kind} yet"
     entries = _added_entries(tok)
     if isinstance(entries, str):

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codetok import Tokenizer
+from codetok import Tokenizer, normalizers
 from codetok.errors import VocabularyError
 from codetok.text import ByteTokenizer, byte_tokenizer
 
@@ -121,3 +121,70 @@ def test_batch_and_save_load(texts):
         a, b = loaded.encode(t), tok.encode(t)
         assert (a.ids, a.offsets) == (b.ids, b.offsets)
         assert loaded.decode(a.ids) == t
+
+
+NORMALIZERS = {
+    "nfc": lambda: normalizers.NFC(),
+    "nfkc": lambda: normalizers.NFKC(),
+    "nfd": lambda: normalizers.NFD(),
+    "nfd_lower": lambda: normalizers.Sequence([normalizers.NFD(), normalizers.Lowercase()]),
+}
+MIXED = st.lists(
+    st.sampled_from(
+        [
+            "e",
+            "\u0301",
+            "\u0308",
+            "ﬁ",
+            "É",
+            "Ａ",
+            "\u1100",
+            "\u1161",
+            "\u11a8",
+            "한",
+            "<eos>",
+            " ",
+            "\n",
+            "\x00",
+            "\ud800",
+            "👍",
+            "\U0001f3fd",
+            "ß",
+            "İ",
+        ]
+    ),
+    max_size=16,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(MIXED, st.sampled_from(sorted(NORMALIZERS)))
+def test_bytes_behind_a_normalizer_run_natively_as_the_python_pipeline(text, name):
+    from codetok._plan import use_plans
+
+    tok = byte_tokenizer(["<eos>"])
+    tok.normalizer = NORMALIZERS[name]()
+    assert tok.engine == "native", tok.engine_reason
+    got = tok.encode(text)
+    previous = use_plans(False)
+    try:
+        want = tok.encode(text)
+    finally:
+        use_plans(previous)
+    assert (got.ids, got.tokens, got.offsets, got.word_ids) == (
+        want.ids,
+        want.tokens,
+        want.offsets,
+        want.word_ids,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(NORMALIZERS))
+def test_bytes_behind_a_normalizer_match_hf(hf_tokenizers, name):
+    tok = byte_tokenizer(["<eos>"])
+    tok.normalizer = NORMALIZERS[name]()
+    hf = hf_tokenizers.Tokenizer.from_str(tok.to_str())
+    for text in ["e\u0301x", "ﬁ É<eos>ü\u0308", "Ａ\u1100\u1161\u11a8한 İß 👍\U0001f3fd"]:
+        got, want = tok.encode(text), hf.encode(text)
+        assert got.ids == want.ids
+        assert got.offsets == [tuple(o) for o in want.offsets]

@@ -453,8 +453,6 @@ PipelineCore wordlevel_units_pipeline(int units, const py::list& byte_ids, const
                                       const py::str& whitespace, const py::list& steps,
                                       const py::list& norm_added) {
     if (units < 0 || units > 4) throw py::value_error("units must be 0, 1, 2, 3 or 4");
-    if (units == 1 && steps.size() > 0)
-        throw py::value_error("the byte units take no normalizer steps");
     codetok::WordLevelUnitsSpec spec;
     spec.units = static_cast<codetok::WordLevelUnits>(units);
     std::vector<Cp> buf;
