@@ -23,6 +23,11 @@ try:
 except ImportError:  # no native build
     _core = None  # type: ignore[assignment]
 
+#: Encodings made by the native plans start untracked by the garbage collector (what they
+#: hold cannot lead back to them; a batch of them made every collection walk them all).
+#: Assigning one of their attributes tracks them again (see :func:`_lazy_list`).
+_track: Callable[[Any], None] = _core.gc_track if _core is not None else (lambda obj: None)
+
 
 __all__ = ["Encoding", "BatchEncoding", "truncation_windows"]
 
@@ -136,6 +141,7 @@ def _lazy_list(name: str, build: Callable[[NativeArrays], list[Any]]) -> propert
 
     def set(self: Encoding, value: list[Any]) -> None:
         self._materialize()
+        _track(self)  # the value may lead back to this encoding
         setattr(self, slot, value)
 
     prop = property(get, set, doc=f"``{name}`` (a list, built on first access).")
@@ -156,6 +162,7 @@ def _lazy_attr(name: str, build: Callable[[NativeArrays], Any]) -> property:
         return value
 
     def set(self: Encoding, value: Any) -> None:
+        _track(self)  # the value may lead back to this encoding
         setattr(self, slot, value)
 
     prop = property(get, set, doc=f"``{name}`` (made on first read over a native result).")

@@ -171,3 +171,27 @@ def test_bad_arguments_raise(bert):
         core.LazyList(1, 2, 3, 4, 5)
     # Nothing above broke the registered classes.
     assert type(bert.encode(TEXT)._native) is NativeArrays
+
+
+def test_native_encodings_are_untracked_until_an_attribute_is_assigned(plain):
+    import weakref
+
+    enc = plain.encode(TEXT)
+    assert not gc.is_tracked(enc)  # a batch of them no longer slows every collection
+    assert all(not gc.is_tracked(e) for e in plain.encode_batch([TEXT, "a b"]))
+    ids = enc.ids  # lists built on read hold no path back to the encoding
+    assert ids and not gc.is_tracked(enc)
+
+    class Sentinel:
+        pass
+
+    s = Sentinel()
+    gone = weakref.ref(s)
+    enc.overflowing = [enc, s]  # a cycle through an assigned attribute is collected
+    assert gc.is_tracked(enc)
+    del enc, s
+    gc.collect()
+    assert gone() is None
+    other = plain.encode(TEXT)
+    other.ids = [1, 2, 3]
+    assert gc.is_tracked(other)

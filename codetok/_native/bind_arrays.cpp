@@ -574,6 +574,11 @@ py::object make_encoding(py::object arrays, const Layout& layout) {
         Py_None, Py_None, arrays.ptr()};
     // A new Encoding's slots are empty: they are filled in place.
     for (size_t k = 0; k < values.size(); ++k) *slot_of(g_slots[k], e) = Py_NewRef(values[k]);
+    // Nothing it holds leads back to it (None, and arrays that are not tracked), and the
+    // lists it builds on read hold ints, strs and tuples of ints: left tracked, a batch of
+    // encodings made every collection walk them all. Assigning an attribute tracks it
+    // again (``gc_track``, called by ``Encoding``'s setters).
+    if (PyObject_GC_IsTracked(e)) PyObject_GC_UnTrack(e);
     return enc;
 }
 
@@ -611,6 +616,15 @@ void bind_arrays(py::module_& m) {
     PyObject* lazy = PyType_FromSpec(&lazy_spec);
     if (lazy == nullptr) throw py::error_already_set();
     m.add_object("LazyList", py::reinterpret_steal<py::object>(lazy));
+    static PyMethodDef track = {
+        "gc_track", [](PyObject*, PyObject* obj) -> PyObject* {
+            if (PyObject_IS_GC(obj) && !PyObject_GC_IsTracked(obj)) PyObject_GC_Track(obj);
+            Py_RETURN_NONE;
+        },
+        METH_O, "gc_track(obj): track obj by the garbage collector again (see make_encoding)."};
+    PyObject* track_fn = PyCFunction_NewEx(&track, nullptr, m.attr("__name__").ptr());
+    if (track_fn == nullptr) throw py::error_already_set();
+    m.add_object("gc_track", py::reinterpret_steal<py::object>(track_fn));
     static PyMethodDef reg = {
         "register_encoding_types",
         reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(register_types)),
