@@ -132,3 +132,35 @@ def test_added_tokens_on_normalized_text_match_hf(pair, text):
 )
 def test_added_tokens_on_normalized_text_match_hf_on_mixtures(pair, parts):
     check(*pair, "".join(parts))
+
+
+# Added contents that exercise the matcher's first-two-chars filter: one-char contents,
+# ASCII pairs, a non-ASCII second char, non-ASCII first chars, shared prefixes.
+CONTENT_CHARS = ["a", "b", "n", " ", ".", "é", "中", "\u0301"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(CONTENT_CHARS), min_size=1, max_size=3).map("".join),
+        min_size=1,
+        max_size=5,
+        unique=True,
+    ),
+    st.lists(st.sampled_from(CONTENT_CHARS + ["x", "B", "N"]), max_size=20).map("".join),
+    st.booleans(),
+)
+def test_random_added_contents_match_the_python_pipeline(contents, text, normalized):
+    from codetok.models import WordLevel, WordPiece
+    from codetok.normalizers import Lowercase
+    from codetok.pre_tokenizers import BertPreTokenizer, WhitespaceSplit
+
+    plain = Tokenizer(WordLevel({"[UNK]": 0}, "[UNK]"), pre_tokenizer=WhitespaceSplit())
+    vocab = {"[UNK]": 0, "a": 1, "b": 2, "n": 3, "##a": 4, "##b": 5, "x": 6}
+    lowered = Tokenizer(
+        WordPiece(vocab), normalizer=Lowercase(), pre_tokenizer=BertPreTokenizer()
+    )  # normalized contents are matched on the lowercased text
+    for tok in (plain, lowered):
+        tok.add_tokens([AddedToken(c, normalized=normalized) for c in contents])
+        assert tok.engine == "native", tok.engine_reason
+        assert encoding_state(tok.encode(text)) == encoding_state(python_encode(tok, text))

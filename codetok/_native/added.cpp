@@ -19,6 +19,13 @@ void AddedMatcher::add(const Cp* s, size_t n, AddedEntry e) {
         node = next;
     }
     if (n > 0 && s[0] < kFirstDense) first_[s[0]] = 1;
+    if (n == 1 && s[0] < 128) one_[s[0]] = 1;
+    if (n > 1 && s[0] < 128) {
+        if (s[1] >= 128)
+            wide_[s[0]] = 1;
+        else
+            pairs_[s[0] * 2 + (s[1] >> 6)] |= uint64_t{1} << (s[1] & 63);
+    }
     if (n > 0) only_first_ = (only_first_ == -2 || only_first_ == static_cast<int64_t>(s[0]))
                                  ? static_cast<int64_t>(s[0])
                                  : -1;
@@ -86,7 +93,7 @@ void AddedMatcher::find_own(const CharT* s, size_t start, size_t end,
                 cur = static_cast<size_t>(static_cast<const CharT*>(hit) - s);
             }
         }
-        if (!may_start(s[cur])) {
+        if (!may_start(s[cur]) || !may_follow(s, cur, end)) {
             ++cur;
             continue;
         }

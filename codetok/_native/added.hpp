@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -84,11 +85,26 @@ class AddedMatcher {
     bool may_start(Cp c) const {
         return c < kFirstDense ? first_[c] != 0 : child(0, c) >= 0;
     }
+    // False when no content starts with ``s[i]`` then ``s[i+1]``, for ASCII pairs (added
+    // words often start with common letters: the trie walk then ran at every such letter).
+    template <class CharT>
+    bool may_follow(const CharT* s, size_t i, size_t end) const {
+        const Cp c0 = s[i];
+        if (c0 >= 128 || one_[c0]) return true;
+        if (i + 1 >= end) return false;  // every content starting with c0 has 2+ chars
+        const Cp c1 = s[i + 1];
+        if (c1 >= 128) return wide_[c0] != 0;
+        return (pairs_[c0 * 2 + (c1 >> 6)] >> (c1 & 63)) & 1;
+    }
 
     static constexpr Cp kFirstDense = 0x10000;
     std::vector<Node> nodes_;
     std::unordered_map<uint64_t, int32_t> edges_;
     std::vector<uint8_t> first_ = std::vector<uint8_t>(kFirstDense, 0);
+    // For an ASCII first char: a one-char content starts with it (``one_``), a content
+    // continues it with a non-ASCII char (``wide_``), with ASCII char c1 (``pairs_`` bits).
+    std::array<uint8_t, 128> one_{}, wide_{};
+    std::array<uint64_t, 256> pairs_{};
     std::vector<AddedEntry> entries_;
     std::vector<Cp> whitespace_;
     std::shared_ptr<const AddedMatcher> then_;
