@@ -10,6 +10,8 @@ tokens, offsets) and against codetok's Python pipeline (word ids too).
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from conftest import encoding_state
 from hypothesis import HealthCheck, given, settings
@@ -163,4 +165,20 @@ def test_random_added_contents_match_the_python_pipeline(contents, text, normali
     for tok in (plain, lowered):
         tok.add_tokens([AddedToken(c, normalized=normalized) for c in contents])
         assert tok.engine == "native", tok.engine_reason
+        assert encoding_state(tok.encode(text)) == encoding_state(python_encode(tok, text))
+
+
+@pytest.mark.parametrize("config", list(itertools.product([True, False], repeat=4)))
+def test_every_bert_normalizer_config_with_normalized_added_tokens(config):
+    from codetok.models import WordPiece
+    from codetok.normalizers import BertNormalizer
+    from codetok.pre_tokenizers import BertPreTokenizer
+
+    vocab = {"[UNK]": 0, "a": 1, "b": 2, "##a": 3, "x": 4, "tab": 5}
+    tok = Tokenizer(
+        WordPiece(vocab), normalizer=BertNormalizer(*config), pre_tokenizer=BertPreTokenizer()
+    )
+    tok.add_tokens(["AB", "a\tb", "Tab", "x\x00"])
+    assert tok.engine == "native", tok.engine_reason
+    for text in ["AB ab a\tb A\tB Tab tab x\x00 x\x01y", "ÀB ab", "\tAB\r\n", ""]:
         assert encoding_state(tok.encode(text)) == encoding_state(python_encode(tok, text))

@@ -34,6 +34,7 @@ WordPiecePipeline::WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kern
         }
         ascii_class_[c] = k;
         ascii_norm_[c] = n;
+        ascii_text_[c] = clean && (f & bert::kSpace) ? ' ' : (lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
 }
 
@@ -115,7 +116,7 @@ void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b,
     if (!steps_.empty()) {
         steps_.run(t, a, b, nt, w.steps);
     } else if (spec_.normalize) {
-        bert_normalize(spec_.bert, t, a, b, nt);
+        if (norm_.empty() || !ascii_normalized(t, a, b, nt)) bert_normalize(spec_.bert, t, a, b, nt);
     } else {
         nt.clear();
         for (size_t i = a; i < b; ++i) {
@@ -148,6 +149,21 @@ void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b,
         }
         ++word;
     }
+}
+
+template <class CharT>
+bool WordPiecePipeline::ascii_normalized(const CharT* t, size_t a, size_t b,
+                                         NormalizedText& nt) const {
+    for (size_t i = a; i < b; ++i)
+        if (t[i] >= 0x80 || ascii_class_[t[i]] == kDeleted) return false;
+    nt.clear();
+    nt.text.resize(b - a);
+    nt.src.resize(b - a);
+    for (size_t i = 0; i < b - a; ++i) {
+        nt.text[i] = ascii_text_[t[a + i]];
+        nt.src[i] = static_cast<uint32_t>(i);
+    }
+    return true;
 }
 
 bool WordPiecePipeline::pieces(size_t p0, size_t p1, size_t a, bool want_offsets, Scratch& w,
