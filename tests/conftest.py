@@ -10,6 +10,8 @@ import importlib.util
 import json
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,19 @@ SAMPLES = [
     " ",
     "x",
 ]
+
+
+@contextmanager
+def python_pipeline() -> Iterator[None]:
+    """The Python pipeline inside the block (no native plan): the reference a native result
+    is compared with."""
+    from codetok._plan import use_plans
+
+    previous = use_plans(False)
+    try:
+        yield
+    finally:
+        use_plans(previous)
 
 
 def encoding_state(e) -> tuple:

@@ -13,10 +13,9 @@ from __future__ import annotations
 import inspect
 
 import pytest
-from conftest import encoding_state
+from conftest import encoding_state, python_pipeline
 
 from codetok import Tokenizer
-from codetok._plan import use_plans
 from codetok._serde import CHANGES
 from codetok.errors import ConfigurationError
 from codetok.models import _backend
@@ -37,12 +36,9 @@ def bert(bert_dir) -> Tokenizer:
     return tok
 
 
-def python_pipeline(tok: Tokenizer, *args, **kwargs):
-    previous = use_plans(False)
-    try:
+def python_encode(tok: Tokenizer, *args, **kwargs):
+    with python_pipeline():
         return SPEC(tok, *args, **kwargs)
-    finally:
-        use_plans(previous)
 
 
 class Recorder:
@@ -81,12 +77,12 @@ def test_common_calls_are_answered_in_c_with_the_python_methods_encoding(
     bert.encode("warm the plan cache")
     got = method(bert, *args, **kwargs)
     assert rec.calls == []
-    assert encoding_state(got) == encoding_state(python_pipeline(bert, *args, **kwargs))
+    assert encoding_state(got) == encoding_state(python_encode(bert, *args, **kwargs))
     assert encoding_state(bert.encode(*args, **kwargs)) == encoding_state(got)
 
 
 def test_bound_unbound_and_stored_calls_agree(bert):
-    expected = encoding_state(python_pipeline(bert, TEXT))
+    expected = encoding_state(python_encode(bert, TEXT))
     stored = bert.encode
     assert encoding_state(stored(TEXT)) == expected
     assert encoding_state(Tokenizer.encode(bert, TEXT)) == expected
@@ -140,15 +136,12 @@ def test_answers_follow_the_tokenizer(bert):
     bert.add_special_tokens(["zzqx"])
     after = bert.encode("a zzqx b")
     assert after.ids != before
-    assert encoding_state(after) == encoding_state(python_pipeline(bert, "a zzqx b"))
+    assert encoding_state(after) == encoding_state(python_encode(bert, "a zzqx b"))
     bert.enable_truncation(3)
     assert len(bert.encode(TEXT).ids) == 3
     bert.no_truncation()
-    previous = use_plans(False)
-    try:
+    with python_pipeline():
         assert bert.encode(TEXT)._native is None  # the Python pipeline ran
-    finally:
-        use_plans(previous)
 
 
 def test_errors_are_the_python_methods(bert):
@@ -233,8 +226,5 @@ def test_encode_ordinary_follows_the_tokenizer(bert):
 
 
 def python_pipeline_ordinary(tok: Tokenizer, text: str) -> list[int]:
-    previous = use_plans(False)
-    try:
+    with python_pipeline():
         return ORDINARY_SPEC(tok, text)
-    finally:
-        use_plans(previous)

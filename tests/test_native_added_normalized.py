@@ -13,12 +13,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from conftest import encoding_state
+from conftest import encoding_state, python_pipeline
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codetok import AddedToken, Tokenizer
-from codetok._plan import use_plans
 from codetok.models import _backend
 
 pytest.importorskip("codetok._core")
@@ -73,11 +72,8 @@ def pair(request, bert_dir, hf_tokenizers, tmp_path_factory):
 
 
 def python_encode(tok: Tokenizer, text: str):
-    previous = use_plans(False)
-    try:
+    with python_pipeline():
         return tok.encode(text)
-    finally:
-        use_plans(previous)
 
 
 def check(tok, hf, text: str) -> None:
@@ -87,11 +83,8 @@ def check(tok, hf, text: str) -> None:
     assert got.tokens == want.tokens, text
     assert got.offsets == [tuple(o) for o in want.offsets], text
     assert encoding_state(got) == encoding_state(python_encode(tok, text)), text
-    previous = use_plans(False)
-    try:
-        ordinary = tok.encode_ordinary(text)  # the Python pipeline: [RAW] read as text
-    finally:
-        use_plans(previous)
+    with python_pipeline():
+        ordinary = tok.encode_ordinary(text)  # [RAW] read as text
     assert tok.encode_ordinary(text) == ordinary, text
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import python_pipeline
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -160,17 +161,12 @@ MIXED = st.lists(
 @settings(max_examples=200, deadline=None)
 @given(MIXED, st.sampled_from(sorted(NORMALIZERS)))
 def test_bytes_behind_a_normalizer_run_natively_as_the_python_pipeline(text, name):
-    from codetok._plan import use_plans
-
     tok = byte_tokenizer(["<eos>"])
     tok.normalizer = NORMALIZERS[name]()
     assert tok.engine == "native", tok.engine_reason
     got = tok.encode(text)
-    previous = use_plans(False)
-    try:
+    with python_pipeline():
         want = tok.encode(text)
-    finally:
-        use_plans(previous)
     assert (got.ids, got.tokens, got.offsets, got.word_ids) == (
         want.ids,
         want.tokens,

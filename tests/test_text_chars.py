@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import python_pipeline
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -160,16 +161,11 @@ CLUSTER_PARTS = st.lists(
 @settings(max_examples=300, deadline=None)
 @given(CLUSTER_PARTS, st.sampled_from(["nfc", None]))
 def test_native_grapheme_mode_equals_the_python_pipeline(text, normalizer):
-    from codetok._plan import use_plans
-
     tok = char_tokenizer(corpus=[CLUSTER_PARTS_VOCAB], graphemes=True, normalizer=normalizer)
     assert tok.engine == "native", tok.engine_reason
     got = tok.encode(text)
-    previous = use_plans(False)
-    try:
+    with python_pipeline():
         want = tok.encode(text)
-    finally:
-        use_plans(previous)
     assert (got.ids, got.tokens, got.offsets) == (want.ids, want.tokens, want.offsets)
 
 

@@ -43,6 +43,21 @@ struct Encoded {
         texts.insert(texts.end(), s, s + n);
         text_at.push_back(static_cast<int64_t>(texts.size()));
     }
+    // One normalized added-token match as token ``id``, a word of its own: the normalized
+    // chars ``s[0:n]``, which came from the original chars ``[start, end)``; HF shows the
+    // token as those normalized chars.
+    void push_normalized_added(int32_t id, size_t start, size_t end, const Cp* s, size_t n,
+                               bool want_offsets, int32_t& word) {
+        const size_t token = ids.size();
+        ids.push_back(id);
+        if (want_offsets) {
+            offsets.push_back(static_cast<int64_t>(start));
+            offsets.push_back(static_cast<int64_t>(end));
+            words.push_back(word);
+            push_text(token, s, n);
+        }
+        ++word;
+    }
     // One added-token match ``[start, end)`` as token ``id``: it is a word of its own.
     void push_added(int32_t id, size_t start, size_t end, bool want_offsets, int32_t& word) {
         added.push_back(static_cast<int64_t>(ids.size()));

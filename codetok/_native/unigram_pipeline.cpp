@@ -61,15 +61,9 @@ bool UnigramPipeline::segment(const CharT* t, size_t a, size_t b,
         w.piece.clear();
         w.piece_src.clear();
         w.pieces.clear();
-        const size_t token = out.ids.size();
-        out.ids.push_back(norm_.entry(g.entry).id);
-        if (want_offsets) {
-            out.offsets.push_back(static_cast<int64_t>(a + nt.src[g.start]));
-            out.offsets.push_back(static_cast<int64_t>(a + nt.src[g.end - 1]) + 1);
-            out.words.push_back(word);
-            out.push_text(token, nt.text.data() + g.start, g.end - g.start);
-        }
-        ++word;
+        out.push_normalized_added(norm_.entry(g.entry).id, a + nt.src[g.start],
+                                  a + nt.src[g.end - 1] + 1, nt.text.data() + g.start,
+                                  g.end - g.start, want_offsets, word);
     }
     return emit(a, want_offsets, w, word, out);
 }
