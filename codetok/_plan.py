@@ -517,7 +517,7 @@ def _compile_units(tok: Tokenizer, model: WordLevel) -> Plan | str:
     steps = _norm_steps(tok.normalizer)
     if isinstance(steps, str):
         return f"the normalizer {tok.normalizer!r} has no native twin with WordLevel {kind} yet"
-    entries = _added_entries(tok)
+    entries = _added_entries(tok, after_normalizer=True)
     if isinstance(entries, str):
         return entries
     if _backend._CORE is None:

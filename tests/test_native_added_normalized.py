@@ -1,6 +1,7 @@
-"""Normalized added tokens behind a normalizer, in the native WordPiece and Unigram plans
-(codetok/_native/wordpiece_pipeline.cpp, unigram_pipeline.cpp): BERT and a T5-style
-SentencePiece Unigram with tokens added by ``add_tokens``.
+"""Normalized added tokens behind a normalizer, in the native WordPiece, Unigram and WordLevel
+plans (codetok/_native/wordpiece_pipeline.cpp, unigram_pipeline.cpp, wordlevel_pipeline.cpp):
+BERT, a T5-style SentencePiece Unigram and the plain-text tokenizers with tokens added by
+``add_tokens``.
 
 HF matches such tokens on the normalized text (their contents normalized too), each stretch
 between the raw added tokens on its own; the matched normalized text is the token's string
@@ -175,3 +176,49 @@ def test_every_bert_normalizer_config_with_normalized_added_tokens(config):
     assert tok.engine == "native", tok.engine_reason
     for text in ["AB ab a\tb A\tB Tab tab x\x00 x\x01y", "ÀB ab", "\tAB\r\n", ""]:
         assert encoding_state(tok.encode(text)) == encoding_state(python_encode(tok, text))
+
+
+def _plain_text_tokenizers():
+    from codetok.text import byte_tokenizer, char_tokenizer, whitespace_tokenizer
+
+    corpus = ["cafe\u0301 ABC xyz é 中文 👍\U0001f3fd"]
+    return {
+        "chars": lambda: char_tokenizer(corpus=corpus),
+        "graphemes": lambda: char_tokenizer(corpus=corpus, graphemes=True),
+        "bytes": lambda: byte_tokenizer(),
+        "words": lambda: whitespace_tokenizer(corpus=corpus),
+    }
+
+
+@pytest.mark.parametrize("kind", ["chars", "graphemes", "bytes", "words"])
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["Café", "cafe\u0301", "CAFÉ", "xy", "XY", " ", "é", "中文", "👍", "a"]),
+        max_size=10,
+    ).map("".join)
+)
+def test_plain_text_tokenizers_behind_a_normalizer_with_added_tokens(kind, text):
+    from codetok.normalizers import NFC, Lowercase
+    from codetok.normalizers import Sequence as NormSequence
+
+    tok = _plain_text_tokenizers()[kind]()
+    tok.normalizer = NormSequence([NFC(), Lowercase()])
+    tok.add_tokens(["Café", "xy", AddedToken("中文", single_word=True)])
+    assert tok.engine == "native", tok.engine_reason
+    assert encoding_state(tok.encode(text)) == encoding_state(python_encode(tok, text))
+
+
+@pytest.mark.parametrize("kind", ["chars", "graphemes", "bytes", "words"])
+def test_plain_text_tokenizers_with_added_tokens_match_hf(hf_tokenizers, kind):
+    from codetok.normalizers import NFC, Lowercase
+    from codetok.normalizers import Sequence as NormSequence
+
+    tok = _plain_text_tokenizers()[kind]()
+    tok.normalizer = NormSequence([NFC(), Lowercase()])
+    tok.add_tokens(["Café", "xy"])
+    hf = hf_tokenizers.Tokenizer.from_str(tok.to_str())
+    for text in ["CAFE\u0301 café xyz XY abc", "xyxy Cafe\u0301 中文", ""]:
+        got, want = tok.encode(text), hf.encode(text)
+        assert (got.ids, got.tokens) == (want.ids, want.tokens)
+        assert got.offsets == [tuple(o) for o in want.offsets]

@@ -486,6 +486,10 @@ PipelineCore wordlevel_units_pipeline(int units, const py::list& byte_ids, const
     }
     spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
     std::vector<Cp> ws = cps_of(whitespace);
+    if (steps.size() > 0)  // behind a normalizer: normalized added tokens on its output
+        return PipelineCore(std::make_unique<codetok::WordLevelUnitsPipeline>(
+            std::move(spec), added_matcher(raw, ws), codetok::NormSteps(parse_steps(steps), ws),
+            added_matcher(norm_added, ws)));
     return PipelineCore(std::make_unique<codetok::WordLevelUnitsPipeline>(
         std::move(spec), added_matchers(raw, norm_added, ws),
         codetok::NormSteps(parse_steps(steps), ws)));

@@ -48,8 +48,14 @@ struct WordLevelUnitsSpec {
 
 class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipeline> {
   public:
-    WordLevelUnitsPipeline(WordLevelUnitsSpec spec, AddedMatcher raw, NormSteps norm = {})
-        : spec_(std::move(spec)), raw_(std::move(raw)), norm_(std::move(norm)) {}
+    // ``normalized``: the added tokens matched on the normalized text of each stretch
+    // between ``raw``'s (their contents normalized; empty when ``raw`` chains them).
+    WordLevelUnitsPipeline(WordLevelUnitsSpec spec, AddedMatcher raw, NormSteps norm = {},
+                           AddedMatcher normalized = {})
+        : spec_(std::move(spec)),
+          raw_(std::move(raw)),
+          norm_(std::move(norm)),
+          normalized_(std::move(normalized)) {}
 
     // Encode ``t[0:n]`` (see TextPipeline); ``trim`` is not used. ``out.ok`` false: a piece
     // is unknown and there is no unknown token.
@@ -62,6 +68,7 @@ class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipelin
         NormalizedText text;
         NormStepsScratch steps;
         std::vector<Cp> piece;
+        std::vector<AddedSegment> normalized;  // normalized added tokens in one stretch
     };
     // The pieces of ``t[a:b]``; ``span(i, end)`` gives the original chars of ``t[i:end]``.
     template <class CharT, class Span>
@@ -76,6 +83,7 @@ class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipelin
     WordLevelUnitsSpec spec_;
     AddedMatcher raw_;
     NormSteps norm_;
+    AddedMatcher normalized_;
     ScratchPool<Scratch> scratch_;
 };
 
