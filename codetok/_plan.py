@@ -463,7 +463,6 @@ def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
         entries[1],
         steps,
         passes,
-        norm_after=normalizer is not None,
     )
     return Plan(native, _VocabTokens(model.vocab_r), post, tok.added)
 
@@ -625,7 +624,6 @@ def _compile_unigram(tok: Tokenizer, model: Unigram) -> Plan | str:
         entries[0],
         "".join(sorted(RUST_WHITESPACE)),
         entries[1],
-        norm_after=tok.normalizer is not None,
     )
     tokens = _VocabTokens({i: p for i, (p, _) in enumerate(model._pieces)})
     return Plan(native, tokens, single_layouts(tok.post_processor), tok.added)

@@ -128,30 +128,13 @@ else:  # no native build: no native results
     NativeArrays = None  # type: ignore[assignment,misc]
 
 
-def _lazy_list(name: str, build: Callable[[NativeArrays], list[Any]]) -> property:
-    """A list attribute built from the native arrays on first access."""
-    slot = "_" + name
-
-    def get(self: Encoding) -> list[Any]:
-        value = getattr(self, slot)
-        if value is None:
-            value = build(self._native)  # type: ignore[arg-type]
-            setattr(self, slot, value)
-        return value
-
-    def set(self: Encoding, value: list[Any]) -> None:
-        self._materialize()
-        _track(self)  # the value may lead back to this encoding
-        setattr(self, slot, value)
-
-    prop = property(get, set, doc=f"``{name}`` (a list, built on first access).")
-    _BUILDERS[name] = build
-    return prop
-
-
-def _lazy_attr(name: str, build: Callable[[NativeArrays], Any]) -> property:
-    """``overflowing`` / ``sequence_ranges``: made on first read over a native result
-    (most encodings never read them); assignment just replaces them."""
+def _lazy_list(
+    name: str, build: Callable[[NativeArrays], Any], materialize: bool = True
+) -> property:
+    """An attribute built from the native arrays on first access (the lists; and
+    ``overflowing`` / ``sequence_ranges``, which most encodings never read). Assigning a
+    list (``materialize``) first builds the others, as one of them is then no longer the
+    arrays'; the other two are just replaced."""
     slot = "_" + name
 
     def get(self: Encoding) -> Any:
@@ -162,10 +145,12 @@ def _lazy_attr(name: str, build: Callable[[NativeArrays], Any]) -> property:
         return value
 
     def set(self: Encoding, value: Any) -> None:
+        if materialize:
+            self._materialize()
         _track(self)  # the value may lead back to this encoding
         setattr(self, slot, value)
 
-    prop = property(get, set, doc=f"``{name}`` (made on first read over a native result).")
+    prop = property(get, set, doc=f"``{name}`` (built on first access).")
     _BUILDERS[name] = build
     return prop
 
@@ -282,9 +267,9 @@ class Encoding:
         "special_tokens_mask", lambda a: a.around([0] * len(a.ids), None, 1, 1)
     )
     attention_mask = _lazy_list("attention_mask", lambda a: a.around([1] * len(a.ids), None, 1, 0))
-    overflowing = _lazy_attr("overflowing", lambda a: [])
-    sequence_ranges = _lazy_attr(
-        "sequence_ranges", NativeArrays.ranges_dict if NativeArrays else None
+    overflowing = _lazy_list("overflowing", lambda a: [], materialize=False)
+    sequence_ranges = _lazy_list(
+        "sequence_ranges", NativeArrays.ranges_dict if NativeArrays else None, materialize=False
     )
 
     @property

@@ -16,6 +16,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "added.hpp"
@@ -343,6 +344,16 @@ inline codetok::AddedMatcher added_matchers(const py::list& entries, const py::l
     codetok::AddedMatcher m = added_matcher(entries, ws);
     m.set_then(added_matcher(then, ws));
     return m;
+}
+
+// A plan's raw and normalized added-token matchers. Behind a normalizer the normalized
+// ones (``then``, contents normalized) match its output, apart (``first`` of the pair is
+// the raw matcher, ``second`` the normalized one); without one they match the original
+// text after the raw ones, chained (``second`` is empty): the same thing then.
+inline std::pair<codetok::AddedMatcher, codetok::AddedMatcher> plan_added(
+    const py::list& raw, const py::list& then, const std::vector<Cp>& ws, bool normalizer) {
+    if (normalizer) return {added_matcher(raw, ws), added_matcher(then, ws)};
+    return {added_matchers(raw, then, ws), codetok::AddedMatcher()};
 }
 
 inline codetok::AddedMatcher added_matcher(const py::list& entries, const std::vector<Cp>& ws) {

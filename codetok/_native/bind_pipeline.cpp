@@ -131,12 +131,8 @@ class PipelineCore {
     // ``encode_encoding`` with nothing skipped and a parsed layout (``tokenizer_encode``).
     py::object encode_final(PyObject* text, int trim, const py::handle& model_core,
                             const Layout& lay) const {
-        py::handle t(text);
-        codetok::Encoded& out = reused();
-        run_one(str_view(text), [&](const auto* c, size_t n) {
-            kernel_->encode(c, n, kNoSkip, trim, true, out);
-        });
-        return make_encoding(make_arrays(out, t, model_core, lay, trim != 0), lay);
+        return make_encoding(
+            make_arrays(encode_one(text, kNoSkip, trim), text, model_core, lay, trim != 0), lay);
     }
 
     // Token ids only, as a list; None when the Python path must decide.
@@ -242,10 +238,13 @@ class PipelineCore {
     }
     // One text through the plan, in the per-thread buffers.
     codetok::Encoded& encode_one(const py::str& text, const py::handle& skip, int trim) const {
-        const StrView v = str_view(text.ptr());
-        std::vector<int32_t> sk = sorted_ids(skip);
+        return encode_one(text.ptr(), sorted_ids(skip), trim);
+    }
+    codetok::Encoded& encode_one(PyObject* text, const std::vector<int32_t>& skip,
+                                 int trim) const {
         codetok::Encoded& out = reused();
-        run_one(v, [&](const auto* t, size_t n) { kernel_->encode(t, n, sk, trim, true, out); });
+        run_one(str_view(text),
+                [&](const auto* t, size_t n) { kernel_->encode(t, n, skip, trim, true, out); });
         return out;
     }
     static void release(codetok::Encoded& out) {
@@ -349,6 +348,22 @@ const FastState* current_plan(PyObject* tok, PyObject* changes, bool plain) {
     return st;
 }
 
+// A C entry's answer: ``fn()``'s object; nullptr with the error set when a Python error
+// was raised; nullptr with none when ``fn`` gave None or threw a C++ exception (the Python
+// method then runs the same call, and raises through pybind11's translation).
+template <class Fn>
+PyObject* answer(Fn&& fn) {
+    try {
+        py::object r = fn();
+        return r.is_none() ? nullptr : r.release().ptr();
+    } catch (py::error_already_set& e) {
+        e.restore();
+        return nullptr;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
 // ``tok.encode(text)`` and ``tok.encode(text, add_special_tokens=b)`` (also with ``pair``
 // None and ``is_pretokenized`` False) when the tokenizer has no truncation and no padding
 // and its cached plan is current and finishes the encoding: ``Tokenizer.encode``'s own
@@ -378,16 +393,10 @@ PyObject* tokenizer_encode(PyObject* changes, PyObject* const* args, size_t narg
     if (add != Py_True && add != Py_False) return nullptr;
     const FastState* st = current_plan(args[0], changes, true);
     if (st == nullptr || !st->final) return nullptr;
-    try {
-        py::object enc = st->kernel->encode_final(args[1], st->trim, st->model_core,
-                                                  st->layouts[add == Py_True ? 1 : 0]);
-        return enc.is_none() ? nullptr : enc.release().ptr();
-    } catch (py::error_already_set& e) {
-        e.restore();
-        return nullptr;
-    } catch (...) {
-        return nullptr;  // the Python method runs the same call through pybind11's errors
-    }
+    return answer([&] {
+        return st->kernel->encode_final(args[1], st->trim, st->model_core,
+                                        st->layouts[add == Py_True ? 1 : 0]);
+    });
 }
 
 // ``tok.encode_ordinary(text)`` when the tokenizer's cached plan is current: the ids list
@@ -398,26 +407,17 @@ PyObject* tokenizer_encode_ordinary(PyObject* changes, PyObject* const* args, si
     if (nargs != 2 || kwnames != nullptr || !PyUnicode_CheckExact(args[1])) return nullptr;
     const FastState* st = current_plan(args[0], changes, false);
     if (st == nullptr) return nullptr;
-    try {
-        py::object ids = st->kernel->ids_of(args[1], st->ordinary_skip);
-        return ids.is_none() ? nullptr : ids.release().ptr();
-    } catch (py::error_already_set& e) {
-        e.restore();
-        return nullptr;
-    } catch (...) {
-        return nullptr;
-    }
+    return answer([&] { return st->kernel->ids_of(args[1], st->ordinary_skip); });
 }
 
 // The WordPiece plan (wordpiece_pipeline.hpp): ``bert`` is None (no normalizer) or
 // ``(clean_text, handle_chinese_chars, strip_accents, lowercase)``; ``unk_id`` -1 when the
 // unknown token is not in the vocabulary.
-// ``norm_after``: the normalized added tokens (``norm_added``, their contents normalized)
-// are matched on the normalized text (behind a normalizer), not chained after ``raw``.
+// ``norm_added``: the normalized added tokens (contents normalized; see ``plan_added``).
 PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert, long long unk_id,
                                 const py::list& raw, const py::str& whitespace,
                                 const py::list& norm_added, const py::list& steps,
-                                const py::list& passes, bool norm_after) {
+                                const py::list& passes) {
     codetok::WordPieceSpec spec;
     spec.passes = parse_passes(passes);
     if (!bert.is_none() && steps.size() > 0)
@@ -433,13 +433,10 @@ PipelineCore wordpiece_pipeline(const WordPieceCore& wp, const py::object& bert,
     }
     spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
     const std::vector<Cp> ws = cps_of(whitespace);
-    if (norm_after)
-        return PipelineCore(std::make_unique<codetok::WordPiecePipeline>(
-            wp.kernel(), spec, added_matcher(raw, ws), codetok::NormSteps(parse_steps(steps), ws),
-            added_matcher(norm_added, ws)));
+    auto [raw_m, norm_m] = plan_added(raw, norm_added, ws, spec.normalize || steps.size() > 0);
     return PipelineCore(std::make_unique<codetok::WordPiecePipeline>(
-        wp.kernel(), spec, added_matchers(raw, norm_added, ws),
-        codetok::NormSteps(parse_steps(steps), ws)));
+        wp.kernel(), spec, std::move(raw_m), codetok::NormSteps(parse_steps(steps), ws),
+        std::move(norm_m)));
 }
 
 // The WordLevel plan without a regex (wordlevel_pipeline.hpp): ``units`` 0 (code points:
@@ -486,13 +483,10 @@ PipelineCore wordlevel_units_pipeline(int units, const py::list& byte_ids, const
     }
     spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");
     std::vector<Cp> ws = cps_of(whitespace);
-    if (steps.size() > 0)  // behind a normalizer: normalized added tokens on its output
-        return PipelineCore(std::make_unique<codetok::WordLevelUnitsPipeline>(
-            std::move(spec), added_matcher(raw, ws), codetok::NormSteps(parse_steps(steps), ws),
-            added_matcher(norm_added, ws)));
+    auto [raw_m, norm_m] = plan_added(raw, norm_added, ws, steps.size() > 0);
     return PipelineCore(std::make_unique<codetok::WordLevelUnitsPipeline>(
-        std::move(spec), added_matchers(raw, norm_added, ws),
-        codetok::NormSteps(parse_steps(steps), ws)));
+        std::move(spec), std::move(raw_m), codetok::NormSteps(parse_steps(steps), ws),
+        std::move(norm_m)));
 }
 
 // The normalizer steps (norm_steps.hpp) of ``steps``: the normalizers in order, each a
@@ -569,7 +563,7 @@ PipelineCore unigram_pipeline(const UnigramCore& uni, const py::list& steps,
                               bool whitespace_split, const py::object& metaspace,
                               bool byte_fallback, const py::list& byte_ids,
                               const py::list& raw, const py::str& whitespace,
-                              const py::list& norm_added, bool norm_after) {
+                              const py::list& norm_added) {
     std::vector<codetok::NormStep> parsed = parse_steps(steps);
     codetok::UnigramSpec spec;
     spec.whitespace_split = whitespace_split;
@@ -595,13 +589,10 @@ PipelineCore unigram_pipeline(const UnigramCore& uni, const py::list& steps,
         }
     }
     std::vector<Cp> ws = cps_of(whitespace);
-    codetok::NormSteps norm(std::move(parsed), ws);
-    if (norm_after)
-        return PipelineCore(std::make_unique<codetok::UnigramPipeline>(
-            uni.kernel(), spec, std::move(norm), added_matcher(raw, ws), ws,
-            added_matcher(norm_added, ws)));
+    auto [raw_m, norm_m] = plan_added(raw, norm_added, ws, !parsed.empty());
     return PipelineCore(std::make_unique<codetok::UnigramPipeline>(
-        uni.kernel(), spec, std::move(norm), added_matchers(raw, norm_added, ws), ws));
+        uni.kernel(), spec, codetok::NormSteps(std::move(parsed), ws), std::move(raw_m), ws,
+        std::move(norm_m)));
 }
 
 }  // namespace
@@ -670,32 +661,24 @@ void bind_pipeline(py::module_& m) {
              "What the C entries of ``Tokenizer.encode`` / ``encode_ordinary`` need of this "
              "plan: a capsule. ``layouts``: (plain, special) by ``add_special_tokens``, or None "
              "when the plan does not finish an encoding; ``ordinary_skip``: the special ids.");
-    m.def(
-        "tokenizer_encode_ordinary",
-        [](const py::object& fallback, const py::list& changes) {
-            PyObject* f = codetok::bind::new_fast_method(
-                &codetok::bind::tokenizer_encode_ordinary, changes.ptr(), fallback.ptr());
-            if (f == nullptr) throw py::error_already_set();
-            return py::reinterpret_steal<py::object>(f);
-        },
-        py::arg("fallback"), py::arg("changes"),
-        "``Tokenizer.encode_ordinary``: ``fallback`` (the Python method) with its common call "
-        "in C (see bind_method.hpp).");
-    m.def(
-        "tokenizer_encode",
-        [](const py::object& fallback, const py::list& changes) {
-            PyObject* f = codetok::bind::new_fast_method(&codetok::bind::tokenizer_encode,
-                                                         changes.ptr(), fallback.ptr());
-            if (f == nullptr) throw py::error_already_set();
-            return py::reinterpret_steal<py::object>(f);
-        },
-        py::arg("fallback"), py::arg("changes"),
-        "``Tokenizer.encode``: ``fallback`` (the Python method) with its common call in C "
-        "(see bind_method.hpp); ``changes`` is ``codetok._serde.CHANGES``.");
+    // ``Tokenizer.encode`` / ``encode_ordinary``: ``fallback`` (the Python method) with its
+    // common call in C (bind_method.hpp); ``changes`` is ``codetok._serde.CHANGES``.
+    for (const auto& [name, fast] : {std::pair{"tokenizer_encode", &codetok::bind::tokenizer_encode},
+                                     std::pair{"tokenizer_encode_ordinary",
+                                               &codetok::bind::tokenizer_encode_ordinary}})
+        m.def(
+            name,
+            [fast = fast](const py::object& fallback, const py::list& changes) {
+                PyObject* f = codetok::bind::new_fast_method(fast, changes.ptr(), fallback.ptr());
+                if (f == nullptr) throw py::error_already_set();
+                return py::reinterpret_steal<py::object>(f);
+            },
+            py::arg("fallback"), py::arg("changes"),
+            "The Tokenizer method ``fallback`` with its common call answered in C.");
     m.def("WordPiecePipeline", &codetok::bind::wordpiece_pipeline, py::arg("wordpiece"),
           py::arg("bert"), py::arg("unk_id"), py::arg("raw_added"), py::arg("whitespace"),
           py::arg("norm_added") = py::list(), py::arg("steps") = py::list(),
-          py::arg("passes") = py::list(), py::arg("norm_after") = false);
+          py::arg("passes") = py::list());
     m.def("WordLevelUnitsPipeline", &codetok::bind::wordlevel_units_pipeline, py::arg("units"),
           py::arg("byte_ids"), py::arg("vocab"), py::arg("unk_id"), py::arg("raw_added"),
           py::arg("whitespace"), py::arg("steps") = py::list(),
@@ -706,6 +689,5 @@ void bind_pipeline(py::module_& m) {
     m.def("UnigramPipeline", &codetok::bind::unigram_pipeline, py::arg("unigram"),
           py::arg("steps"), py::arg("whitespace_split"), py::arg("metaspace"),
           py::arg("byte_fallback"), py::arg("byte_ids"), py::arg("raw_added"),
-          py::arg("whitespace"), py::arg("norm_added") = py::list(),
-          py::arg("norm_after") = false);
+          py::arg("whitespace"), py::arg("norm_added") = py::list());
 }

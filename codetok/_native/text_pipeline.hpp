@@ -104,6 +104,34 @@ void encode_around_added(const AddedMatcher& raw, const CharT* t, size_t n,
     }
 }
 
+// Reference: ``Tokenizer._splits`` behind a normalizer: the added tokens ``norm`` (their
+// contents normalized) matched on the normalized chars ``text[0:m]`` of the stretch that
+// starts at original index ``a`` (``src``: each char's original index from ``a``). Each
+// match is a word of its own, shown as the normalized chars it matched; each non-empty
+// stretch between matches goes to ``stretch(p0, p1)``, which appends its tokens and returns false
+// to stop. With ``norm`` empty the whole text is one stretch. ``segments``: working memory.
+template <class Stretch>
+bool around_normalized_added(const AddedMatcher& norm, const Cp* text, const uint32_t* src,
+                             size_t m, size_t a, const std::vector<int32_t>& skip,
+                             bool want_offsets, std::vector<AddedSegment>& segments,
+                             int32_t& word, Encoded& out, Stretch&& stretch) {
+    if (m == 0) return true;
+    if (norm.empty()) return stretch(size_t{0}, m);
+    segments.clear();
+    norm.find(text, 0, m, skip, segments);
+    for (const AddedSegment& g : segments) {
+        if (g.start == g.end) continue;
+        if (g.entry < 0) {
+            if (!stretch(g.start, g.end)) return false;
+            continue;
+        }
+        out.push_normalized_added(norm.entry(g.entry).id, a + src[g.start],
+                                  a + src[g.end - 1] + 1, text + g.start, g.end - g.start,
+                                  want_offsets, word);
+    }
+    return true;
+}
+
 // A compiled plan: text ``t[0:n]`` (one unit per code point, read in place) to ``out``.
 // ``skip``: sorted ids of special tokens to read as text. ``trim``: the plan's offset
 // trimming mode (0: none). Implementations are thread-safe.

@@ -39,40 +39,22 @@ bool UnigramPipeline::segment(const CharT* t, size_t a, size_t b,
                               int32_t& word, Encoded& out) const {
     NormalizedText& nt = w.norm;
     steps_.run(t, a, b, nt, w.steps);
-    const size_t m = nt.text.size();
-    w.piece.clear();
-    w.piece_src.clear();
-    w.pieces.clear();
-    if (norm_.empty() || m == 0) {
-        gather_words(0, m, a, want_offsets, w);
-        return emit(a, want_offsets, w, word, out);
-    }
-    // Each normalized added token is a word of its own, shown as the normalized text it
-    // matched; its offsets are those of the original chars it came from.
-    w.normalized.clear();
-    norm_.find(nt.text.data(), 0, m, skip, w.normalized);
-    for (const AddedSegment& g : w.normalized) {
-        if (g.start == g.end) continue;
-        if (g.entry < 0) {
-            gather_words(g.start, g.end, a, want_offsets, w);
-            continue;
-        }
-        if (!emit(a, want_offsets, w, word, out)) return false;  // the text before it
-        w.piece.clear();
-        w.piece_src.clear();
-        w.pieces.clear();
-        out.push_normalized_added(norm_.entry(g.entry).id, a + nt.src[g.start],
-                                  a + nt.src[g.end - 1] + 1, nt.text.data() + g.start,
-                                  g.end - g.start, want_offsets, word);
-    }
-    return emit(a, want_offsets, w, word, out);
+    return around_normalized_added(norm_, nt.text.data(), nt.src.data(), nt.text.size(), a,
+                                   skip, want_offsets, w.normalized, word, out,
+                                   [&](size_t p0, size_t p1) {
+                                       w.piece.clear();
+                                       w.piece_src.clear();
+                                       w.pieces.clear();
+                                       gather_words(p0, p1, a, want_offsets, w);
+                                       return emit(a, want_offsets, w, word, out);
+                                   });
 }
 
 void UnigramPipeline::gather_words(size_t p0, size_t p1, size_t a, bool want_offsets,
                                    Scratch& w) const {
     const NormalizedText& nt = w.norm;
     if (!spec_.whitespace_split) {
-        if (p1 > p0) gather(p0, p1, a, want_offsets, w);
+        gather(p0, p1, a, want_offsets, w);
         return;
     }
     size_t i = p0;

@@ -32,29 +32,13 @@ void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int
                                 return std::pair<size_t, size_t>(a + nt.src[i],
                                                                  a + nt.src[end - 1] + 1);
                             };
-                            const size_t m = nt.text.size();
-                            if (normalized_.empty() || m == 0)
-                                return units(nt.text.data(), 0, m, want_offsets, word, out,
-                                             from, w.piece);
-                            // Normalized added tokens on the normalized text: each a word
-                            // of its own, shown as the normalized chars it matched.
-                            w.normalized.clear();
-                            normalized_.find(nt.text.data(), 0, m, skip, w.normalized);
-                            for (const AddedSegment& g : w.normalized) {
-                                if (g.start == g.end) continue;
-                                if (g.entry < 0) {
-                                    if (!units(nt.text.data(), g.start, g.end, want_offsets,
-                                               word, out, from, w.piece))
-                                        return false;
-                                    continue;
-                                }
-                                const std::pair<size_t, size_t> s = from(g.start, g.end);
-                                out.push_normalized_added(normalized_.entry(g.entry).id,
-                                                          s.first, s.second,
-                                                          nt.text.data() + g.start,
-                                                          g.end - g.start, want_offsets, word);
-                            }
-                            return true;
+                            return around_normalized_added(
+                                normalized_, nt.text.data(), nt.src.data(), nt.text.size(), a,
+                                skip, want_offsets, w.normalized, word, out,
+                                [&](size_t p0, size_t p1) {
+                                    return units(nt.text.data(), p0, p1, want_offsets, word,
+                                                 out, from, w.piece);
+                                });
                         });
     scratch_.give(std::move(scratch));
 }

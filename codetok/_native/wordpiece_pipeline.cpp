@@ -16,8 +16,8 @@ WordPiecePipeline::WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kern
       steps_(std::move(steps)),
       norm_(std::move(norm)),
       general_(!steps_.empty() || !spec_.passes.empty() || !norm_.empty()) {
-    // The ASCII table: what BertNormalizer (clean_text, lowercase; the other steps leave
-    // ASCII alone) and then BertPreTokenizer make of each char, from the same tables.
+    // The ASCII tables: what BertNormalizer (clean_text, lowercase; the other steps leave
+    // ASCII alone) makes of each char, and what BertPreTokenizer makes of that.
     const bool clean = spec_.normalize && spec_.bert.clean_text;
     const bool lower = spec_.normalize && spec_.bert.lowercase;
     for (Cp c = 0; c < 128; ++c) {
@@ -28,13 +28,12 @@ WordPiecePipeline::WordPiecePipeline(std::shared_ptr<const WordPieceKernel> kern
             k = kDeleted;
         } else if (f & bert::kSpace) {
             k = kSpaceChar;
-            n = ' ';
+            if (clean) n = ' ';
         } else if (f & bert::kPunct) {
             k = kPunctChar;
         }
         ascii_class_[c] = k;
         ascii_norm_[c] = n;
-        ascii_text_[c] = clean && (f & bert::kSpace) ? ' ' : (lower && c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
 }
 
@@ -124,25 +123,10 @@ void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b,
             nt.src.push_back(static_cast<uint32_t>(i - a));
         }
     }
-    const size_t m = nt.text.size();
-    if (norm_.empty() || m == 0) {
-        pieces(0, m, a, want_offsets, w, word, out);
-        return;
-    }
-    // Each normalized added token is a word of its own, shown as the normalized text it
-    // matched; its offsets are those of the original chars it came from.
-    w.normalized.clear();
-    norm_.find(nt.text.data(), 0, m, skip, w.normalized);
-    for (const AddedSegment& g : w.normalized) {
-        if (g.start == g.end) continue;
-        if (g.entry < 0) {
-            if (!pieces(g.start, g.end, a, want_offsets, w, word, out)) return;
-            continue;
-        }
-        out.push_normalized_added(norm_.entry(g.entry).id, a + nt.src[g.start],
-                                  a + nt.src[g.end - 1] + 1, nt.text.data() + g.start,
-                                  g.end - g.start, want_offsets, word);
-    }
+    around_normalized_added(norm_, nt.text.data(), nt.src.data(), nt.text.size(), a, skip,
+                            want_offsets, w.normalized, word, out, [&](size_t p0, size_t p1) {
+                                return pieces(p0, p1, a, want_offsets, w, word, out);
+                            });
 }
 
 template <class CharT>
@@ -154,7 +138,7 @@ bool WordPiecePipeline::ascii_normalized(const CharT* t, size_t a, size_t b,
     nt.text.resize(b - a);
     nt.src.resize(b - a);
     for (size_t i = 0; i < b - a; ++i) {
-        nt.text[i] = ascii_text_[t[a + i]];
+        nt.text[i] = ascii_norm_[t[a + i]];
         nt.src[i] = static_cast<uint32_t>(i);
     }
     return true;

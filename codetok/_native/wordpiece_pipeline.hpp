@@ -86,8 +86,7 @@ class WordPiecePipeline final : public TextPipelineOf<WordPiecePipeline> {
     // What an ASCII char is to the normalizer and the pre-tokenizer, and its normalized form.
     enum AsciiClass : uint8_t { kWordChar = 0, kSpaceChar = 1, kPunctChar = 2, kDeleted = 3 };
     std::array<uint8_t, 128> ascii_class_{};
-    std::array<Cp, 128> ascii_norm_{};
-    std::array<Cp, 128> ascii_text_{};  // what BertNormalizer makes of each ASCII char
+    std::array<Cp, 128> ascii_norm_{};  // what BertNormalizer makes of each ASCII char
     // BertNormalizer of an ASCII stretch ``t[a:b]`` it deletes nothing of, from the table;
     // false (nothing done) when the stretch does not qualify.
     template <class CharT>
