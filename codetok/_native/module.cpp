@@ -11,7 +11,8 @@
 // bind_pretokenize.cpp (scan), bind_normalize.cpp (bert_flags, bert_normalize),
 // bind_wordpiece.cpp (WordPieceCore), bind_unigram.cpp (UnigramCore) and bind_arrays.cpp
 // (Arrays: one native result, and the Encoding over it); bind_method.cpp (FastMethod: the
-// C entry of ``Tokenizer.encode``'s common call, made in bind_pipeline.cpp).
+// C entry of ``Tokenizer.encode``'s common call, made in bind_pipeline.cpp); bind_code.cpp
+// (CodeRouter: the code tokenizer's router and channels).
 #include <pybind11/pybind11.h>
 
 #include <vector>
@@ -31,6 +32,7 @@ void bind_wordpiece(py::module_& m);    // bind_wordpiece.cpp
 void bind_unigram(py::module_& m);      // bind_unigram.cpp
 namespace codetok::bind {
 void bind_arrays(py::module_& m);  // bind_arrays.cpp
+void bind_code(py::module_& m);    // bind_code.cpp
 }
 
 PYBIND11_MODULE(_core, m) {
@@ -54,4 +56,5 @@ PYBIND11_MODULE(_core, m) {
     bind_wordpiece(m);
     bind_unigram(m);
     bind_pipeline(m);
+    codetok::bind::bind_code(m);
 }

@@ -25,14 +25,17 @@ from typing import Any
 
 import numpy as np
 
+from .. import _plan
 from ..added_tokens import AddedToken
 from ..errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
+from ..models import _backend
 from ..tokenizer import Tokenizer
 from .channels import Channel
 from .code_encoding import CodeEncoding
 from .layout_tokens import ReservedTokens
 from .lexemes import Lexemes
 from .lexer import lex
+from .native import compile_router, run_router
 from .pieces import PieceSplitter
 from .router import CODE, RouterOptions, route
 
@@ -116,6 +119,7 @@ class CodeTokenizer:
             channels.append(self._comment)
         else:
             self._comment = self._code
+        self._routers: dict[tuple[Any, ...], Any] = {}
         self._tokens = [t for ch in channels for t in ch.tokens]
         self._bytes = [b for ch in channels for b in ch.token_bytes]
         self._lengths = np.concatenate([ch.lengths for ch in channels])
@@ -306,7 +310,22 @@ class CodeTokenizer:
         )
         return self._encode_lexemes(lexemes, opts)
 
+    def _router(self, language: str, opts: RouterOptions) -> Any:
+        """The native router for ``language`` and ``opts`` (built once), or why the Python
+        router runs (a str; see :func:`codetok.code.native.compile_router`)."""
+        key = (language, opts, _plan._enabled, _backend.native())
+        router = self._routers.get(key)
+        if router is None:
+            router = self._routers[key] = compile_router(self, language, opts)
+        return router
+
     def _encode_lexemes(self, lexemes: Lexemes, opts: RouterOptions) -> CodeEncoding:
+        router = self._router(lexemes.language, opts)
+        if not isinstance(router, str):
+            ids, tok_unit, routed = run_router(router, lexemes, self._index, opts)
+            text = lexemes.source_text
+            data = lexemes.source_bytes
+            return self._annotate(lexemes, routed, ids, tok_unit, text, data, opts)
         splitter = self._splitter
         if opts.digits != splitter.digits or opts.max_piece != splitter.max_piece:
             splitter = PieceSplitter(opts.digits, max_piece=opts.max_piece)
@@ -338,12 +357,14 @@ class CodeTokenizer:
         self,
         lexemes: Lexemes,
         routed: Any,
-        ids: list[int],
-        tok_unit: list[int],
+        ids: list[int] | np.ndarray,
+        tok_unit: list[int] | np.ndarray,
         text: str,
         data: bytes,
         opts: RouterOptions,
     ) -> CodeEncoding:
+        id_arr = np.asarray(ids, np.int64)
+        ids = id_arr.tolist()
         ascii_ = len(text) == len(data)
         u_start = np.array(routed.starts, np.int64)
         u_end = np.array(routed.ends, np.int64)
@@ -354,7 +375,6 @@ class CodeTokenizer:
             char_byte = _char_to_byte(text, isinstance(lexemes.source, bytes))
             ub_start, ub_end = char_byte[u_start], char_byte[u_end]
         tu = np.array(tok_unit, np.int64)
-        id_arr = np.array(ids, np.int64)
         lens = self._lengths[id_arr] if id_arr.size else np.zeros(0, np.int64)
         run = np.cumsum(lens) - lens
         first = np.searchsorted(tu, tu, "left")

@@ -1,0 +1,171 @@
+// Python binding of the code router (code_router.hpp): ``_core.CodeRouter``, built by
+// codetok/code/native.py from a CodeTokenizer's channels and router options.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+#include "bind_bpe.hpp"
+#include "bind_common.hpp"
+#include "code_router.hpp"
+
+namespace codetok {
+namespace bind {
+namespace {
+
+using codetok::code::ChannelSpec;
+using codetok::code::CodeRouter;
+using codetok::code::RouterSpec;
+
+std::vector<std::string> strings_of(const py::handle& seq) {
+    std::vector<std::string> out;
+    for (py::handle s : seq) out.push_back(py::cast<std::string>(s));
+    return out;
+}
+
+// ``(bpe_core, offset, unk_id, byte_ids, byte_chars, token_bytes)``: see ChannelSpec.
+ChannelSpec channel_of(const py::tuple& t) {
+    if (t.size() != 6) throw py::value_error("a channel is a 6-tuple");
+    ChannelSpec c;
+    c.kernel = t[0].cast<const BpeCore&>().kernel();
+    c.offset = t[1].cast<int32_t>();
+    c.unk_id = t[2].cast<int32_t>();
+    const py::list byte_ids = t[3].cast<py::list>();
+    const std::vector<Cp> chars = cps_of(t[4]);
+    if (byte_ids.size() != 256 || chars.size() != 256)
+        throw py::value_error("a channel needs 256 byte ids and 256 byte chars");
+    for (size_t b = 0; b < 256; ++b) {
+        c.byte_ids[b] = byte_ids[b].cast<int32_t>();
+        if (c.byte_ids[b] < 0) throw py::value_error("a channel needs a token for every byte");
+        c.byte_char[b] = chars[b];
+    }
+    c.bytes_off.push_back(0);
+    for (py::handle tb : t[5]) {
+        c.bytes_blob += py::cast<std::string>(tb);
+        c.bytes_off.push_back(static_cast<uint32_t>(c.bytes_blob.size()));
+    }
+    return c;
+}
+
+RouterSpec spec_of(const py::dict& d) {
+    RouterSpec s;
+    const int digits = d["digits"].cast<int>();
+    if (digits < 0 || digits > 2) throw py::value_error("digits must be 0, 1 or 2");
+    s.digits = static_cast<codetok::code::Digits>(digits);
+    const long long cap = d["max_piece"].cast<long long>();
+    if (cap < 1) throw py::value_error("max_piece must be positive");
+    s.cap = static_cast<size_t>(cap);
+    s.split_identifiers = d["split_identifiers"].cast<bool>();
+    s.comment_markers = d["comment_markers"].cast<bool>();
+    s.drop_comments = d["drop_comments"].cast<bool>();
+    s.drop_docstrings = d["drop_docstrings"].cast<bool>();
+    s.indent = d["indent"].cast<int32_t>();
+    s.dedent = d["dedent"].cast<int32_t>();
+    s.comment_open = d["comment_open"].cast<int32_t>();
+    s.comment_close = d["comment_close"].cast<int32_t>();
+    s.doc_open = d["doc_open"].cast<int32_t>();
+    s.doc_close = d["doc_close"].cast<int32_t>();
+    s.nl = d["nl"].cast<int32_t>();
+    s.crlf = d["crlf"].cast<int32_t>();
+    s.cr = d["cr"].cast<int32_t>();
+    for (auto item : d["keywords"].cast<py::dict>()) {
+        const std::vector<Cp> kw = cps_of(item.first);
+        s.keywords.emplace(std::u32string(kw.begin(), kw.end()), item.second.cast<int32_t>());
+    }
+    return s;
+}
+
+// The Python splitter of non-ASCII identifiers: ``fn(name) -> piece lengths``.
+bool python_split(void* ctx, const Cp* s, size_t n, std::vector<uint32_t>& lens) {
+    PyObject* name = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s, static_cast<Py_ssize_t>(n));
+    if (name == nullptr) return false;
+    PyObject* got = PyObject_CallOneArg(static_cast<PyObject*>(ctx), name);
+    Py_DECREF(name);
+    if (got == nullptr) return false;
+    size_t total = 0;
+    bool ok = true;
+    try {
+        for (py::handle v : py::reinterpret_steal<py::object>(got)) {
+            const long long k = v.cast<long long>();
+            if (k < 1) throw py::value_error("identifier pieces must not be empty");
+            lens.push_back(static_cast<uint32_t>(k));
+            total += static_cast<size_t>(k);
+        }
+        if (total != n) throw py::value_error("identifier pieces must tile the identifier");
+    } catch (py::error_already_set& e) {
+        e.restore();
+        ok = false;
+    } catch (py::builtin_exception& e) {
+        e.set_error();
+        ok = false;
+    }
+    return ok;
+}
+
+template <class T>
+const T* column(const py::array_t<T, py::array::c_style | py::array::forcecast>& a, size_t n,
+                const char* what) {
+    if (a.ndim() != 1 || static_cast<size_t>(a.shape(0)) != n)
+        throw py::value_error(std::string(what) + " must be 1-d with one entry per item");
+    return a.data();
+}
+
+py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_bytes,
+                     const py::array_t<uint8_t, py::array::c_style | py::array::forcecast>& kinds,
+                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& starts,
+                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& ends,
+                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& doc_lex,
+                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& doc_off,
+                     const py::array_t<int32_t, py::array::c_style | py::array::forcecast>& doc_id,
+                     const py::object& split) {
+    const size_t count = static_cast<size_t>(kinds.size());
+    codetok::code::LexemeView lx{column(kinds, count, "kinds"), column(starts, count, "starts"),
+                                 column(ends, count, "ends"), count};
+    const size_t n_cuts = static_cast<size_t>(doc_lex.size());
+    codetok::code::DocCuts cuts{column(doc_lex, n_cuts, "doc_lex"),
+                                column(doc_off, n_cuts, "doc_off"),
+                                column(doc_id, n_cuts, "doc_id"), n_cuts};
+    const StrView v = str_view(text.ptr());
+    for (size_t i = 0; i < count; ++i)
+        if (lx.starts[i] < 0 || lx.ends[i] < lx.starts[i] || static_cast<size_t>(lx.ends[i]) > v.n)
+            throw py::value_error("lexeme spans must lie inside the text");
+    codetok::code::CodeRouted out;
+    bool ok = true;
+    with_units(v, [&](auto* t, size_t n) {
+        ok = router.run(t, n, from_bytes, lx, cuts, python_split, split.ptr(), out);
+    });
+    if (!ok) throw py::error_already_set();
+    const size_t units = out.unit_start.size(), tokens = out.ids.size();
+    return py::make_tuple(to_array(out.ids, tokens, 1), to_array(out.tok_unit, tokens, 1),
+                          to_array(out.unit_start, units, 1), to_array(out.unit_end, units, 1),
+                          to_array(out.unit_lex, units, 1));
+}
+
+}  // namespace
+
+void bind_code(py::module_& m) {
+    py::class_<CodeRouter>(m, "CodeRouter")
+        .def(py::init([](const py::dict& spec, const py::tuple& rules, const py::bytes& classes,
+                         const py::tuple& code, const py::tuple& comment) {
+                 if (rules.size() != 4) throw py::value_error("rules is a 4-tuple of word lists");
+                 codetok::code::IdentifierRules r(strings_of(rules[0]), strings_of(rules[1]),
+                                                  strings_of(rules[2]), strings_of(rules[3]));
+                 const std::string table = classes;
+                 if (table.size() != 0x110000)
+                     throw py::value_error("classes must have one byte per code point");
+                 return new CodeRouter(spec_of(spec), std::move(r),
+                                       std::vector<uint8_t>(table.begin(), table.end()),
+                                       channel_of(code), channel_of(comment));
+             }),
+             py::arg("spec"), py::arg("rules"), py::arg("classes"), py::arg("code"),
+             py::arg("comment"))
+        .def("run", &run_router, py::arg("text"), py::arg("from_bytes"), py::arg("kinds"),
+             py::arg("starts"), py::arg("ends"), py::arg("doc_lex"), py::arg("doc_off"),
+             py::arg("doc_id"), py::arg("split"),
+             "Route and encode one file's lexemes: (ids, token unit, unit start, unit end, "
+             "unit lexeme) arrays.");
+}
+
+}  // namespace bind
+}  // namespace codetok

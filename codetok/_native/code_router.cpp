@@ -1,0 +1,271 @@
+// See code_router.hpp. Each step names the Python code it repeats.
+#include "code_router.hpp"
+
+#include <utility>
+
+namespace codetok {
+namespace code {
+namespace {
+
+// ``Channel._cache``'s bound: past it, new pieces are encoded but not remembered.
+constexpr size_t kCacheLimit = 500000;
+
+// UTF-8 of one char as ``str.encode`` writes it: "surrogatepass" for a str source,
+// "surrogateescape" (U+DC80..U+DCFF are the bytes 0x80..0xFF) for a decoded bytes source.
+inline void append_utf8(Cp c, bool from_bytes, std::string& out) {
+    if (from_bytes && c >= 0xDC80 && c <= 0xDCFF) {
+        out.push_back(static_cast<char>(c - 0xDC00));
+    } else if (c < 0x80) {
+        out.push_back(static_cast<char>(c));
+    } else if (c < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+        out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+}
+
+}  // namespace
+
+CodeRouter::CodeRouter(RouterSpec spec, IdentifierRules rules, std::vector<uint8_t> classes,
+                       ChannelSpec code, ChannelSpec comment)
+    : spec_(std::move(spec)),
+      rules_(std::move(rules)),
+      classes_(std::move(classes)),
+      channels_{std::move(code), std::move(comment)} {
+    classes_.resize(0x110000, 0);
+    table_.flags = classes_.data();
+}
+
+template <class CharT>
+struct CodeRouter::Call {
+    const CodeRouter& r;
+    const CharT* t;
+    bool from_bytes;
+    Scratch& w;
+    CodeRouted& out;
+    int64_t lex = 0;  // the lexeme being routed
+
+    size_t unit(int64_t a, int64_t b) {
+        out.unit_start.push_back(a);
+        out.unit_end.push_back(b);
+        out.unit_lex.push_back(lex);
+        return out.unit_start.size() - 1;
+    }
+    // A reserved token (``Routed.ops`` >= 0): its id is the token.
+    void reserved(int32_t id, int64_t a, int64_t b) {
+        const size_t u = unit(a, b);
+        out.ids.push_back(id);
+        out.tok_unit.push_back(static_cast<int64_t>(u));
+    }
+    // One piece on channel ``ch`` (0: code, 1: comments), encoded at once.
+    void piece(int ch, size_t a, size_t b) {
+        const size_t u = unit(static_cast<int64_t>(a), static_cast<int64_t>(b));
+        std::string& bytes = w.utf8;
+        bytes.clear();
+        for (size_t k = a; k < b; ++k) append_utf8(static_cast<Cp>(t[k]), from_bytes, bytes);
+        auto& cache = w.cache[ch];
+        auto hit = cache.find(bytes);
+        const std::vector<int32_t>& ids =
+            hit != cache.end() ? hit->second : encode(r.channels_[ch], bytes, cache);
+        out.ids.insert(out.ids.end(), ids.begin(), ids.end());
+        out.tok_unit.insert(out.tok_unit.end(), ids.size(), static_cast<int64_t>(u));
+    }
+    // Reference: ``Channel.encode``: the model on the byte-level spelling; one token per
+    // byte when its tokens do not spell the bytes exactly (or hold the unknown token).
+    const std::vector<int32_t>& encode(const ChannelSpec& c, const std::string& bytes,
+                                       std::unordered_map<std::string, std::vector<int32_t>>& cache) {
+        w.cps.clear();
+        for (unsigned char byte : bytes) w.cps.push_back(c.byte_char[byte]);
+        w.bpe.ids.clear();
+        w.bpe.spans.clear();
+        c.kernel->encode(w.cps.data(), w.cps.size(), w.bpe);
+        bool exact = true;
+        size_t pos = 0;
+        const size_t n_ids = c.bytes_off.size() - 1;
+        for (int32_t id : w.bpe.ids) {
+            if (id < 0 || static_cast<size_t>(id) >= n_ids || id == c.unk_id) {
+                exact = false;
+                break;
+            }
+            const size_t a = c.bytes_off[id], len = c.bytes_off[id + 1] - a;
+            if (pos + len > bytes.size() || bytes.compare(pos, len, c.bytes_blob, a, len) != 0) {
+                exact = false;
+                break;
+            }
+            pos += len;
+        }
+        exact = exact && pos == bytes.size();
+        std::vector<int32_t> ids;
+        if (exact) {
+            ids.reserve(w.bpe.ids.size());
+            for (int32_t id : w.bpe.ids) ids.push_back(id + c.offset);
+        } else {
+            for (unsigned char byte : bytes) ids.push_back(c.byte_ids[byte] + c.offset);
+        }
+        if (cache.size() >= kCacheLimit) {
+            w.spare = std::move(ids);
+            return w.spare;
+        }
+        return cache.emplace(bytes, std::move(ids)).first->second;
+    }
+    // Reference: ``PieceSplitter.spans`` of ``t[a:b]``, each piece on channel ``ch``.
+    void spans(int ch, PieceMode mode, size_t a, size_t b) {
+        split_pieces(t + a, b - a, mode, r.spec_.digits, r.spec_.cap, r.table_,
+                     [&](size_t x, size_t y) { piece(ch, a + x, a + y); });
+    }
+};
+
+// Reference: ``route`` (one branch per lexeme kind) and ``_docstring``.
+template <class CharT>
+bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeView& lx,
+                     const DocCuts& cuts, SplitFallback fallback, void* ctx,
+                     CodeRouted& out) const {
+    std::unique_ptr<Scratch> scratch = scratch_.take();
+    Scratch& w = *scratch;
+    Call<CharT> call{*this, text, from_bytes, w, out};
+    const RouterSpec& o = spec_;
+    const size_t cap = o.cap;
+    size_t cut = 0;
+    bool ok = true;
+    for (size_t i = 0; i < lx.count && ok; ++i) {
+        call.lex = static_cast<int64_t>(i);
+        const size_t s = static_cast<size_t>(lx.starts[i]);
+        const size_t e = static_cast<size_t>(lx.ends[i]);
+        if (s > e || e > n) continue;  // not a span of this text (the caller checked)
+        const size_t len = e - s;
+        switch (lx.kinds[i]) {
+            case kIdentifier: {
+                if (!(o.split_identifiers && len > 1)) {
+                    if (len > cap)
+                        call.spans(0, PieceMode::Words, s, e);
+                    else
+                        call.piece(0, s, e);
+                    break;
+                }
+                std::vector<uint32_t>& lens = w.lens;
+                lens.clear();
+                if (!rules_.split(text + s, len, w.rules, lens)) {
+                    std::u32string key(text + s, text + e);
+                    auto known = foreign_.find(key);
+                    if (known == foreign_.end()) {
+                        std::vector<uint32_t> got;
+                        if (!fallback(ctx, reinterpret_cast<const Cp*>(key.data()), len, got)) {
+                            ok = false;
+                            break;
+                        }
+                        known = foreign_.emplace(std::move(key), std::move(got)).first;
+                    }
+                    lens = known->second;
+                }
+                size_t p = s;
+                for (uint32_t part : lens) {
+                    if (part > cap)
+                        call.spans(0, PieceMode::Words, p, p + part);
+                    else
+                        call.piece(0, p, p + part);
+                    p += part;
+                }
+                break;
+            }
+            case kWhitespace: {
+                bool same = len <= cap;
+                for (size_t k = s + 1; same && k < e; ++k) same = text[k] == text[s];
+                if (same)
+                    call.piece(0, s, e);
+                else
+                    call.spans(0, PieceMode::Whitespace, s, e);
+                break;
+            }
+            case kOperator:
+            case kPunctuation:
+                if (len > cap)
+                    call.spans(0, PieceMode::Words, s, e);
+                else
+                    call.piece(0, s, e);
+                break;
+            case kKeyword: {
+                auto kw = o.keywords.empty() ? o.keywords.end()
+                                             : o.keywords.find(std::u32string(text + s, text + e));
+                if (kw != o.keywords.end())
+                    call.reserved(kw->second, static_cast<int64_t>(s), static_cast<int64_t>(e));
+                else
+                    call.spans(0, PieceMode::Words, s, e);
+                break;
+            }
+            case kNewline: {
+                int32_t id = -1;
+                if (len == 1 && text[s] == '\n')
+                    id = o.nl;
+                else if (len == 1 && text[s] == '\r')
+                    id = o.cr;
+                else if (len == 2 && text[s] == '\r' && text[s + 1] == '\n')
+                    id = o.crlf;
+                if (id >= 0)
+                    call.reserved(id, static_cast<int64_t>(s), static_cast<int64_t>(e));
+                else
+                    call.spans(0, PieceMode::Whitespace, s, e);
+                break;
+            }
+            case kString:
+                call.spans(0, PieceMode::Words, s, e);
+                break;
+            case kNumber:
+                call.spans(0, PieceMode::Number, s, e);
+                break;
+            case kIndent:
+                call.reserved(o.indent, static_cast<int64_t>(s), static_cast<int64_t>(s));
+                break;
+            case kDedent:
+                call.reserved(o.dedent, static_cast<int64_t>(s), static_cast<int64_t>(s));
+                break;
+            case kComment:
+                if (o.drop_comments) break;
+                if (o.comment_markers)
+                    call.reserved(o.comment_open, static_cast<int64_t>(s), static_cast<int64_t>(s));
+                call.spans(1, PieceMode::Words, s, e);
+                if (o.comment_markers)
+                    call.reserved(o.comment_close, static_cast<int64_t>(e), static_cast<int64_t>(e));
+                break;
+            case kDocstring: {
+                while (cut < cuts.count && cuts.lex[cut] < static_cast<int64_t>(i)) ++cut;
+                if (o.drop_docstrings) break;
+                if (o.comment_markers)
+                    call.reserved(o.doc_open, static_cast<int64_t>(s), static_cast<int64_t>(s));
+                size_t pos = s;
+                for (; cut < cuts.count && cuts.lex[cut] == static_cast<int64_t>(i); ++cut) {
+                    const size_t at = s + static_cast<size_t>(cuts.off[cut]);
+                    if (at < pos || at > e) continue;  // not a cut of this text
+                    if (at > pos) call.spans(1, PieceMode::Words, pos, at);
+                    call.reserved(cuts.id[cut], static_cast<int64_t>(at), static_cast<int64_t>(at));
+                    pos = at;
+                }
+                if (pos < e) call.spans(1, PieceMode::Words, pos, e);
+                if (o.comment_markers)
+                    call.reserved(o.doc_close, static_cast<int64_t>(e), static_cast<int64_t>(e));
+                break;
+            }
+            default:  // ERROR and anything new
+                call.spans(0, PieceMode::Words, s, e);
+        }
+    }
+    scratch_.give(std::move(scratch));
+    return ok;
+}
+
+template bool CodeRouter::run<uint8_t>(const uint8_t*, size_t, bool, const LexemeView&,
+                                       const DocCuts&, SplitFallback, void*, CodeRouted&) const;
+template bool CodeRouter::run<uint16_t>(const uint16_t*, size_t, bool, const LexemeView&,
+                                        const DocCuts&, SplitFallback, void*, CodeRouted&) const;
+template bool CodeRouter::run<uint32_t>(const uint32_t*, size_t, bool, const LexemeView&,
+                                        const DocCuts&, SplitFallback, void*, CodeRouted&) const;
+
+}  // namespace code
+}  // namespace codetok

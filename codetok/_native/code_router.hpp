@@ -1,0 +1,136 @@
+// The code tokenizer's router and subword channels in one pass: a file's lexemes (kinds
+// and char spans) -> units (reserved tokens and pieces) -> ids. The native twin of
+// ``route`` (codetok/code/router.py) followed by ``CodeTokenizer._encode_lexemes``'s loop
+// over units with ``Channel.encode`` (codetok/code/channels.py); those stay the
+// specification and the oracle of the tests.
+//
+// What stays in Python (codetok/code/native.py decides): whitespace normalization and
+// statistical identifier splitting (the whole file then takes the Python router), docstring
+// section headers (found in Python, handed in as cuts), and splitting identifiers that are
+// not ASCII (a callback, remembered per name).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "bpe.hpp"
+#include "code_pieces.hpp"
+#include "identifier_split.hpp"
+#include "text_pipeline.hpp"
+
+namespace codetok {
+namespace code {
+
+// Lexeme kinds (``LexemeKind``, codetok/code/kinds.py).
+enum Kind : uint8_t {
+    kKeyword = 0,
+    kIdentifier = 1,
+    kOperator = 2,
+    kPunctuation = 3,
+    kNumber = 4,
+    kString = 5,
+    kComment = 6,
+    kDocstring = 7,
+    kWhitespace = 8,
+    kNewline = 9,
+    kIndent = 10,
+    kDedent = 11,
+};
+
+// Unit ops that are not reserved token ids (``router.CODE`` / ``router.COMMENT``).
+constexpr int32_t kCodeOp = -1;
+constexpr int32_t kCommentOp = -2;
+
+// One subword channel: a byte-level BPE model, its id offset and every id's bytes.
+struct ChannelSpec {
+    std::shared_ptr<const BpeKernel> kernel;
+    int32_t offset = 0;
+    int32_t unk_id = -1;
+    std::array<int32_t, 256> byte_ids{};  // single-byte token of each byte
+    std::array<Cp, 256> byte_char{};      // the byte-level alphabet (GPT-2's)
+    std::vector<uint32_t> bytes_off;      // id k's bytes: blob[off[k]:off[k + 1]]
+    std::string bytes_blob;
+};
+
+struct RouterSpec {
+    Digits digits = Digits::Group3;
+    size_t cap = 64;  // max_piece
+    bool split_identifiers = true;
+    bool comment_markers = true;
+    bool drop_comments = false;
+    bool drop_docstrings = false;
+    int32_t indent = -1, dedent = -1, comment_open = -1, comment_close = -1, doc_open = -1,
+            doc_close = -1;
+    int32_t nl = -1, crlf = -1, cr = -1;
+    std::unordered_map<std::u32string, int32_t> keywords;  // keyword text -> reserved id
+};
+
+// A file's lexemes as the router reads them.
+struct LexemeView {
+    const uint8_t* kinds;
+    const int64_t* starts;  // char spans
+    const int64_t* ends;
+    size_t count;
+};
+
+// Docstring section headers (``find_sections``, found in Python): for docstring lexeme
+// ``lex[k]`` (ascending), a marker ``id[k]`` at ``off[k]`` chars into it.
+struct DocCuts {
+    const int64_t* lex = nullptr;
+    const int64_t* off = nullptr;
+    const int32_t* id = nullptr;
+    size_t count = 0;
+};
+
+// The result: units (``Routed``) and tokens.
+struct CodeRouted {
+    std::vector<int64_t> unit_start, unit_end, unit_lex;
+    std::vector<int32_t> ids;
+    std::vector<int64_t> tok_unit;
+};
+
+// Piece lengths of a non-ASCII identifier (Python's splitter); false: a Python error.
+using SplitFallback = bool (*)(void* ctx, const Cp* s, size_t n, std::vector<uint32_t>& lens);
+
+class CodeRouter {
+  public:
+    CodeRouter(RouterSpec spec, IdentifierRules rules, std::vector<uint8_t> classes,
+               ChannelSpec code, ChannelSpec comment);
+
+    // Route and encode one file. ``text``: the source as the lexer's char spans index it;
+    // ``from_bytes``: it was decoded with surrogateescape (U+DC80..U+DCFF stand for one
+    // byte each). ``fallback``: the Python splitter for non-ASCII identifiers (called with
+    // the GIL held: the caller holds it). False: ``fallback`` failed (its error is set).
+    template <class CharT>
+    bool run(const CharT* text, size_t n, bool from_bytes, const LexemeView& lx,
+             const DocCuts& cuts, SplitFallback fallback, void* ctx, CodeRouted& out) const;
+
+  private:
+    struct Scratch {
+        IdentifierRules::Scratch rules;
+        std::vector<uint32_t> lens;
+        std::string utf8;
+        std::vector<Cp> cps;
+        BpeOutput bpe;
+        std::vector<int32_t> spare;  // a piece's ids once the cache is full
+        // Per channel: piece bytes -> ids (``Channel._cache``).
+        std::array<std::unordered_map<std::string, std::vector<int32_t>>, 2> cache;
+    };
+    template <class CharT>
+    struct Call;
+
+    RouterSpec spec_;
+    IdentifierRules rules_;
+    std::vector<uint8_t> classes_;
+    ClassTable table_;
+    std::array<ChannelSpec, 2> channels_;
+    // Non-ASCII identifiers the fallback split (read and written with the GIL held).
+    mutable std::unordered_map<std::u32string, std::vector<uint32_t>> foreign_;
+    ScratchPool<Scratch> scratch_;
+};
+
+}  // namespace code
+}  // namespace codetok

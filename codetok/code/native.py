@@ -1,0 +1,177 @@
+"""The native router of a :class:`~codetok.code.CodeTokenizer`: lexemes -> ids in one call.
+
+:func:`compile_router` builds ``_core.CodeRouter`` (codetok/_native/code_router.hpp) from a
+code tokenizer's channels and router options for one language; :func:`run_router` routes and
+encodes one file's lexemes with it. It gives the units and ids that :func:`~.router.route`
+and the channels' ``encode`` give (the specification, and what the tests compare it with).
+
+Python still describes what the native side runs: the character classes of the piece
+patterns (:func:`code_classes`, asked of the ``regex`` module the patterns use), the word
+lists of the identifier rules, the reserved ids. Docstring section headers are found here
+(:func:`~.comments.find_sections`) and handed in as cuts, and identifiers that are not ASCII
+are split by :func:`~.identifiers.split_identifier` on a callback.
+
+What takes the Python router instead (:func:`compile_router` says why): whitespace
+normalization, statistical identifier splitting, a channel whose model is not a
+native byte-level BPE (WordPiece, Unigram, BPE with dropout), native plans switched off
+(``codetok._plan.use_plans``) or the pure-Python backend.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import regex
+
+from .. import _plan
+from .._bytes import BYTE_TO_CHAR
+from ..models import _backend
+from ..models.bpe import BPE
+from .comments import find_sections
+from .identifiers import _FUNCTION_WORDS, _PROTECTED, _SUFFIXES, DIGIT_STEMS, split_identifier
+from .kinds import LexemeKind
+from .layout_tokens import (
+    COMMENT_CLOSE,
+    COMMENT_OPEN,
+    DEDENT,
+    DOC_CLOSE,
+    DOC_OPEN,
+    INDENT,
+    NEWLINES,
+)
+from .pieces import DIGIT_POLICIES
+from .router import Routed, RouterOptions
+
+if TYPE_CHECKING:
+    from .channels import Channel
+    from .lexemes import Lexemes
+    from .tokenizer import CodeTokenizer
+
+__all__ = ["code_classes", "compile_router", "run_router"]
+
+#: Bits of :func:`code_classes` (code_pieces.hpp reads the same).
+_CLASSES = ((1, r"\p{L}"), (2, r"\p{M}"), (4, r"\p{Nd}"), (8, r"\s"))
+
+
+@functools.lru_cache(maxsize=1)
+def code_classes() -> bytes:
+    """One byte per code point (0..0x10FFFF): which classes of the piece patterns
+    (:mod:`codetok.code.pieces`) hold it, asked of the same ``regex`` module, so the native
+    scans agree with the patterns on every code point (about 0.1 s, once per process).
+
+    >>> code_classes()[ord("a")], code_classes()[ord("7")], code_classes()[ord(" ")]
+    (1, 4, 8)
+    """
+    every = np.arange(0x110000, dtype=np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+    flags = np.zeros(0x110000, np.uint8)
+    for bit, cls in _CLASSES:
+        hits = np.fromiter((m.start() for m in regex.finditer(cls, every)), np.int64)
+        flags[hits] |= bit
+    return flags.tobytes()
+
+
+def _split_lengths(name: str) -> list[int]:
+    """The piece lengths of an identifier the native rules leave to Python."""
+    return [len(p) for p in split_identifier(name).pieces()]
+
+
+def _channel(channel: Channel) -> tuple[Any, ...] | str:
+    model = channel.model
+    if type(model) is not BPE:
+        return f"the channel's model is {type(model).__name__}, not BPE"
+    if model.dropout:
+        return "the channel's BPE has dropout"
+    core = model._kernel()
+    if not isinstance(core, _backend.core().BpeCore):
+        return "the channel's BPE has no native kernel"
+    return (
+        core,
+        channel.offset,
+        channel.unk_id,
+        channel.byte_ids,
+        "".join(BYTE_TO_CHAR),
+        channel.token_bytes,
+    )
+
+
+def compile_router(tok: CodeTokenizer, language: str, options: RouterOptions) -> Any:
+    """The native router of ``tok`` for ``language`` under ``options``, or why the Python
+    router runs instead (a str)."""
+    if not _plan._enabled:
+        return "native plans are switched off (codetok._plan.use_plans)"
+    if not (_backend.available() and _backend.native()):
+        return "the pure-Python backend is selected"
+    if options.normalize_whitespace:
+        return "whitespace normalization runs in Python"
+    if options.statistical_split:
+        return "statistical identifier splitting runs in Python"
+    code = _channel(tok._code)
+    if isinstance(code, str):
+        return code
+    comment = code if tok._comment is tok._code else _channel(tok._comment)
+    if isinstance(comment, str):
+        return comment
+    index = tok._index
+    keywords = tok.reserved.keywords.get(language, {}) if options.keyword_tokens else {}
+    spec = {
+        "digits": DIGIT_POLICIES.index(options.digits),
+        "max_piece": options.max_piece,
+        "split_identifiers": options.split_identifiers,
+        "comment_markers": options.comment_markers,
+        "drop_comments": options.drop_comments,
+        "drop_docstrings": options.drop_docstrings,
+        "indent": index[INDENT],
+        "dedent": index[DEDENT],
+        "comment_open": index[COMMENT_OPEN],
+        "comment_close": index[COMMENT_CLOSE],
+        "doc_open": index[DOC_OPEN],
+        "doc_close": index[DOC_CLOSE],
+        "nl": index[NEWLINES["\n"]],
+        "crlf": index[NEWLINES["\r\n"]],
+        "cr": index[NEWLINES["\r"]],
+        "keywords": {kw: index[t] for kw, t in keywords.items()},
+    }
+    rules = (sorted(DIGIT_STEMS), sorted(_FUNCTION_WORDS), list(_PROTECTED), sorted(_SUFFIXES))
+    return _backend.core().CodeRouter(spec, rules, code_classes(), code, comment)
+
+
+def _doc_cuts(
+    lexemes: Lexemes, index: dict[str, int], options: RouterOptions
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``<doc:NAME>`` markers of every docstring lexeme: (lexeme, char offset, id)."""
+    lex: list[int] = []
+    off: list[int] = []
+    ids: list[int] = []
+    if options.doc_sections and not options.drop_docstrings:
+        text = lexemes.source_text
+        starts = lexemes.char_starts
+        ends = lexemes.char_ends
+        for i in np.flatnonzero(lexemes.kinds == LexemeKind.DOCSTRING).tolist():
+            for at, name in find_sections(text[starts[i] : ends[i]]):
+                lex.append(i)
+                off.append(at)
+                ids.append(index[f"<doc:{name}>"])
+    return np.array(lex, np.int64), np.array(off, np.int64), np.array(ids, np.int32)
+
+
+def run_router(
+    router: Any, lexemes: Lexemes, index: dict[str, int], options: RouterOptions
+) -> tuple[np.ndarray, np.ndarray, Routed]:
+    """Route and encode one file: ``(ids, token -> unit, units)``, as
+    ``CodeTokenizer._encode_lexemes`` makes them with the Python router."""
+    doc_lex, doc_off, doc_ids = _doc_cuts(lexemes, index, options)
+    ids, tok_unit, starts, ends, lex = router.run(
+        lexemes.source_text,
+        isinstance(lexemes.source, bytes),
+        lexemes.kinds,
+        lexemes.char_starts,
+        lexemes.char_ends,
+        doc_lex,
+        doc_off,
+        doc_ids,
+        _split_lengths,
+    )
+    routed = Routed(starts=starts, ends=ends, lexemes=lex, lossless=options.lossless)
+    return ids, tok_unit, routed
