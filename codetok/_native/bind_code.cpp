@@ -8,6 +8,7 @@
 
 #include "bind_bpe.hpp"
 #include "bind_common.hpp"
+#include "code_lexer.hpp"
 #include "code_router.hpp"
 
 namespace codetok {
@@ -142,9 +143,70 @@ py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_by
                           to_array(out.unit_lex, units, 1));
 }
 
+#ifdef CODETOK_TREE_SITTER
+using codetok::code::WalkTables;
+
+// ``(roles, type_index, doc_body, doc_parents, comment_named, statement, doc_string)``:
+// per kind id (see WalkTables); ``doc_body`` None: the grammar has no docstring rule.
+WalkTables walk_tables(const py::tuple& t) {
+    if (t.size() != 7) throw py::value_error("walk tables are a 7-tuple");
+    WalkTables g;
+    g.roles = t[0].cast<std::vector<uint8_t>>();
+    g.type_index = t[1].cast<std::vector<uint16_t>>();
+    const size_t n = g.roles.size();
+    if (n < 2 || g.type_index.size() != n) throw py::value_error("roles and type_index differ");
+    g.docstrings = !t[2].is_none();
+    if (g.docstrings) {
+        g.doc_body = t[2].cast<std::vector<uint8_t>>();
+        g.doc_parents = t[3].cast<std::vector<std::vector<uint16_t>>>();
+    } else {
+        g.doc_body.assign(n, 0);
+        g.doc_parents.assign(n, {});
+    }
+    g.comment_named = t[4].cast<std::vector<uint8_t>>();
+    g.statement = t[5].cast<std::vector<uint8_t>>();
+    g.doc_string = t[6].cast<std::vector<uint8_t>>();
+    for (const auto* v : {&g.doc_body, &g.comment_named, &g.statement, &g.doc_string})
+        if (v->size() != n) throw py::value_error("every walk table needs one entry per kind id");
+    if (g.doc_parents.size() != n) throw py::value_error("doc_parents needs one entry per kind id");
+    return g;
+}
+
+// Parse and walk one file: ``(records (n, 6), blocks (m, 4), root kind id, root end byte,
+// has_error)``; see code_lexer.hpp.
+py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes& body) {
+    const auto* lang = static_cast<const TSLanguage*>(
+        PyCapsule_GetPointer(language.ptr(), "tree_sitter.Language"));
+    if (lang == nullptr) throw py::error_already_set();
+    char* data = nullptr;
+    Py_ssize_t size = 0;
+    if (PyBytes_AsStringAndSize(body.ptr(), &data, &size) < 0) throw py::error_already_set();
+    if (static_cast<uint64_t>(size) > UINT32_MAX) throw py::value_error("source over 4 GiB");
+    codetok::code::WalkResult out;
+    bool ok;
+    {
+        py::gil_scoped_release nogil;
+        ok = codetok::code::walk_source(lang, data, static_cast<uint32_t>(size), g, out);
+    }
+    if (!ok) throw py::value_error("tree-sitter could not parse with this language (ABI version)");
+    return py::make_tuple(to_array(out.records, out.records.size() / 6, 6),
+                          to_array(out.blocks, out.blocks.size() / 4, 4), out.root_kid,
+                          out.root_end, out.has_error);
+}
+#endif
+
 }  // namespace
 
 void bind_code(py::module_& m) {
+#ifdef CODETOK_TREE_SITTER
+    m.attr("TREE_SITTER_VERSION") = CODETOK_TREE_SITTER;
+    py::class_<WalkTables>(m, "WalkTables")
+        .def(py::init(&walk_tables), py::arg("tables"))
+        .def("walk", &walk, py::arg("language"), py::arg("body"),
+             "Parse and walk one file: (records, blocks, root kind id, root end, has_error).");
+#else
+    m.attr("TREE_SITTER_VERSION") = py::none();
+#endif
     py::class_<CodeRouter>(m, "CodeRouter")
         .def(py::init([](const py::dict& spec, const py::tuple& rules, const py::bytes& classes,
                          const py::tuple& code, const py::tuple& comment) {

@@ -97,6 +97,8 @@ class Grammar:
     comment_doc: tuple[re.Pattern[str], ...] = ()
     docstring: DocstringRule | None = None
     detect_patterns: tuple[tuple[re.Pattern[str], int], ...] = ()
+    #: the grammar package's ``tree_sitter.Language`` capsule (None: not from a package)
+    capsule: Any = field(default=None, repr=False)
     _local: threading.local = field(default_factory=threading.local, repr=False)
 
     def parser(self) -> tree_sitter.Parser:
@@ -208,8 +210,10 @@ def build_grammar(
     *,
     generic: bool,
     origin: str,
+    capsule: Any = None,
 ) -> Grammar:
-    """Build the lookup tables of a grammar from a parsed TOML mapping."""
+    """Build the lookup tables of a grammar from a parsed TOML mapping (``capsule``: the
+    grammar package's language capsule, which the native lexer parses with)."""
     kw = spec.get("keywords", {})
     reserved = frozenset(_as_str_tuple(kw.get("reserved"), "keywords.reserved", origin))
     contextual = frozenset(_as_str_tuple(kw.get("contextual"), "keywords.contextual", origin))
@@ -363,6 +367,7 @@ def build_grammar(
         comment_doc=tuple(doc_res),
         docstring=docstring,
         detect_patterns=tuple(detect),
+        capsule=capsule,
     )
 
 

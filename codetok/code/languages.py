@@ -45,7 +45,10 @@ __all__ = [
 ]
 
 
-def _load_provider(name: str, provider: Mapping[str, Any], origin: str) -> tree_sitter.Language:
+def _load_provider(
+    name: str, provider: Mapping[str, Any], origin: str
+) -> tuple[tree_sitter.Language, Any]:
+    """The grammar package's language, and the capsule it came in (for the native lexer)."""
     module_name = provider.get("module")
     func_name = provider.get("function", "language")
     if not module_name:
@@ -60,7 +63,7 @@ def _load_provider(name: str, provider: Mapping[str, Any], origin: str) -> tree_
         ) from e
     try:
         capsule = getattr(module, func_name)()
-        return tree_sitter.Language(capsule)
+        return tree_sitter.Language(capsule), capsule
     except (AttributeError, TypeError, ValueError) as e:
         raise LanguageError(
             f"{module_name}.{func_name}() did not give a tree-sitter language usable by "
@@ -100,8 +103,8 @@ def load_grammar(path: str | os.PathLike[str] | None = None, *, text: str | None
     name = spec.get("name")
     if not isinstance(name, str) or not name:
         raise FormatError("missing top-level 'name'", path=origin)
-    language = _load_provider(name, spec.get("provider", {}), origin)
-    return build_grammar(name, language, spec, generic=False, origin=origin)
+    language, capsule = _load_provider(name, spec.get("provider", {}), origin)
+    return build_grammar(name, language, spec, generic=False, origin=origin, capsule=capsule)
 
 
 # ----------------------------------------------------------------------------- registry
@@ -224,8 +227,10 @@ def get_grammar(name: str) -> Grammar:
         specs = _packaged_specs()
         if canonical in specs:
             origin, spec = specs[canonical]
-            language = _load_provider(canonical, spec.get("provider", {}), origin)
-            grammar = build_grammar(canonical, language, spec, generic=False, origin=origin)
+            language, capsule = _load_provider(canonical, spec.get("provider", {}), origin)
+            grammar = build_grammar(
+                canonical, language, spec, generic=False, origin=origin, capsule=capsule
+            )
         else:
             grammar = _from_language_pack(canonical)
         _grammars[canonical] = grammar

@@ -9,7 +9,7 @@ record only when asked (indexing, iteration). It also checks the coverage invari
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
@@ -50,7 +50,9 @@ class Lexemes:
         type_names: node type names shared by all lexemes of the language.
         has_error: whether tree-sitter had to recover from a syntax error.
         tree: the tree-sitter tree; its byte offsets are shifted by :attr:`tree_offset`
-            (3 when a BOM was removed before parsing).
+            (3 when a BOM was removed before parsing). When the native lexer parsed the
+            source, the tree is parsed again on first access (the same tree: see
+            :mod:`codetok.code.native_walk`).
     """
 
     __slots__ = (
@@ -68,7 +70,7 @@ class Lexemes:
         "flags",
         "type_names",
         "has_error",
-        "tree",
+        "_tree",
         "tree_offset",
         "_text",
         "_data",
@@ -112,8 +114,21 @@ class Lexemes:
         self.flags = flags
         self.type_names = type_names
         self.has_error = has_error
-        self.tree = tree
+        self._tree = tree
         self.tree_offset = tree_offset
+
+    @property
+    def tree(self) -> Any:
+        """The tree-sitter tree of the source (see the class docstring)."""
+        if self._tree is None:
+            from .languages import get_grammar
+
+            self._tree = get_grammar(self.language).parser().parse(self._data[self.tree_offset :])
+        return self._tree
+
+    @tree.setter
+    def tree(self, value: Any) -> None:
+        self._tree = value
 
     # -- whole-stream views -------------------------------------------------------------
 

@@ -46,6 +46,7 @@ from .kinds import LexemeFlag, LexemeKind
 from .languages import get_grammar
 from .layout import insert_layout, split_gaps
 from .lexemes import Lexeme, Lexemes
+from .native_walk import native_walker
 
 __all__ = ["lex", "Lexemes", "Lexeme"]
 
@@ -103,12 +104,22 @@ def lex(
     grammar = get_grammar(language)
     base = 3 if data.startswith(_BOM) else 0
     body = data[base:] if base else data
-    tree = grammar.parser().parse(body)
-    records, blocks = _walk(tree.root_node, grammar)
-    covered = records[-5] if len(records) else 0
+    walker = native_walker(grammar)
+    tree = None
+    if walker is not None:
+        records, blocks, root_kid, _, has_error = walker.walk(grammar.capsule, body)
+    else:
+        tree = grammar.parser().parse(body)
+        out, block_list = _walk(tree.root_node, grammar)
+        records = np.array(out, np.int64).reshape(-1, 6)
+        blocks = np.array(block_list, np.int64).reshape(-1, 4)
+        root_kid = tree.root_node.kind_id
+        has_error = bool(tree.root_node.has_error)
+    covered = int(records[-1, 1]) if len(records) else 0
     if len(body) > covered:  # bytes after the root node, such as trailing blank lines
-        root_t = grammar.type_index[min(tree.root_node.kind_id, len(grammar.type_index) - 1)]
-        records.extend((covered, len(body), len(grammar.leaf_kinds) - 2, root_t, 0, 0))
+        root_t = grammar.type_index[min(root_kid, len(grammar.type_index) - 1)]
+        tail = [covered, len(body), len(grammar.leaf_kinds) - 2, root_t, 0, 0]
+        records = np.concatenate([records, np.array([tail], np.int64)])
     k, nt, pt, fl, bs, be = _records_to_columns(records, body, grammar)
     if base:
         bs = np.concatenate([np.zeros(1, np.int64), bs + base])
@@ -117,7 +128,7 @@ def lex(
         nt = np.concatenate([np.zeros(1, np.uint16), nt])
         pt = np.concatenate([np.zeros(1, np.uint16), pt])
         fl = np.concatenate([np.zeros(1, np.uint8), fl])
-    if blocks:
+    if len(blocks):
         k, nt, pt, fl, bs, be = insert_layout(blocks, base, len(data), k, nt, pt, fl, bs, be)
     cs, ce, ln, co = _positions(text, data, from_bytes, bs, be)
     return Lexemes(
@@ -136,7 +147,7 @@ def lex(
         cols=co,
         flags=fl,
         type_names=grammar.type_names,
-        has_error=bool(tree.root_node.has_error),
+        has_error=bool(has_error),
         tree=tree,
         tree_offset=base,
     )
@@ -256,10 +267,10 @@ def _walk(root: object, g: Grammar) -> tuple[list[int], list[tuple[int, int, int
 
 
 def _records_to_columns(
-    out: list[int], body: bytes, g: Grammar
+    rec: np.ndarray, body: bytes, g: Grammar
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Turn walk records into lexeme columns: merge string runs, classify, split gaps."""
-    rec = np.array(out, np.int64).reshape(-1, 6)
+    """Turn walk records (an ``(n, 6)`` array) into lexeme columns: merge string runs,
+    classify, split gaps."""
     ctx = rec[:, 5]
     # merge consecutive pieces of one string owner
     if rec.shape[0]:

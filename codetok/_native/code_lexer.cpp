@@ -1,0 +1,206 @@
+// See code_lexer.hpp. Each step names the Python code it repeats.
+#include "code_lexer.hpp"
+
+#ifdef CODETOK_TREE_SITTER
+
+#include <algorithm>
+#include <memory>
+
+namespace codetok {
+namespace code {
+namespace {
+
+// One parser per thread (a parser is not thread-safe), kept for the thread's life.
+struct ParserHandle {
+    TSParser* parser = ts_parser_new();
+    ~ParserHandle() { ts_parser_delete(parser); }
+};
+
+TSParser* thread_parser() {
+    thread_local ParserHandle handle;
+    return handle.parser;
+}
+
+struct TreeHandle {
+    TSTree* tree;
+    ~TreeHandle() { ts_tree_delete(tree); }
+};
+
+struct CursorHandle {
+    TSTreeCursor cursor;
+    ~CursorHandle() { ts_tree_cursor_delete(&cursor); }
+};
+
+// One entry per open inner node: a node that changes no context keeps its parent's type
+// only (``simple``); the others save the whole context.
+struct Frame {
+    bool simple;
+    int64_t end, ctx, flags, type, own_kid, own_parent;
+};
+
+class Walker {
+  public:
+    Walker(const WalkTables& g, WalkResult& out)
+        : g_(g),
+          out_(out),
+          gap_(static_cast<int64_t>(g.roles.size()) - 2),
+          error_(gap_ + 1) {}
+
+    int64_t kid_of(TSNode node) const {
+        const int64_t kid = ts_node_symbol(node);
+        return kid >= gap_ ? error_ : kid;
+    }
+
+    // Reference: ``_walk``.
+    void run(TSNode root) {
+        int64_t ctx = 0, fl = 0, own_kid = 0, own_p = 0, next_owner = 1, pos = 0;
+        int64_t cur_t = g_.type_index[kid_of(root)];
+        if (ts_node_child_count(root) == 0) return;
+        CursorHandle c{ts_tree_cursor_new(root)};
+        TSTreeCursor* cursor = &c.cursor;
+        TSNode node = root;
+        while (true) {
+            const int64_t kid = kid_of(node);
+            const int64_t s = ts_node_start_byte(node);
+            if (s > pos) {
+                if (ctx)
+                    record(pos, s, own_kid, own_p, fl, ctx);
+                else
+                    record(pos, s, gap_, cur_t, fl, 0);
+                pos = s;
+            }
+            const uint8_t r = g_.roles[kid];
+            if ((r & kRoleAtomic) || !ts_tree_cursor_goto_first_child(cursor)) {
+                const int64_t e = ts_node_end_byte(node);
+                if (e > pos) {
+                    if (ctx)
+                        record(pos, e, own_kid, own_p, fl, ctx);
+                    else
+                        record(pos, e, kid, cur_t, fl, 0);
+                    pos = e;
+                }
+                bool done = false;
+                while (!ts_tree_cursor_goto_next_sibling(cursor)) {
+                    if (stack_.empty() || !ts_tree_cursor_goto_parent(cursor)) {
+                        done = true;
+                        break;
+                    }
+                    const Frame f = stack_.back();
+                    stack_.pop_back();
+                    if (f.simple) {
+                        cur_t = f.type;
+                        continue;
+                    }
+                    if (f.end > pos) {  // the node's trailing bytes, in its own context
+                        if (ctx)
+                            record(pos, f.end, own_kid, own_p, fl, ctx);
+                        else
+                            record(pos, f.end, gap_, cur_t, fl, 0);
+                        pos = f.end;
+                    }
+                    ctx = f.ctx;
+                    fl = f.flags;
+                    cur_t = f.type;
+                    own_kid = f.own_kid;
+                    own_p = f.own_parent;
+                }
+                if (done) break;
+                node = ts_tree_cursor_current_node(cursor);
+                continue;
+            }
+            // an inner node: the cursor already stands on its first child
+            if (r) {
+                stack_.push_back(Frame{false, static_cast<int64_t>(ts_node_end_byte(node)), ctx,
+                                       fl, cur_t, own_kid, own_p});
+                if ((r & kRoleDocBody) && g_.docstrings && doc_allowed(kid, cur_t))
+                    find_docstring(node);
+                if ((r & kRoleString) && !ctx) {
+                    const bool doc = std::find(doc_starts_.begin(), doc_starts_.end(), s) !=
+                                     doc_starts_.end();
+                    ctx = doc ? -next_owner : next_owner;
+                    ++next_owner;
+                    own_kid = kid;
+                    own_p = cur_t;
+                } else if ((r & kRoleCode) && ctx) {
+                    ctx = 0;
+                    fl |= kFlagInterpolation;
+                }
+                if (r & kRoleDecorator) fl |= kFlagDecorator;
+                if (r & kRoleError) fl |= kFlagInError;
+                if (r & kRoleIndent) {
+                    out_.blocks.push_back(s);
+                    out_.blocks.push_back(ts_node_end_byte(node));
+                    out_.blocks.push_back(g_.type_index[kid]);
+                    out_.blocks.push_back(cur_t);
+                }
+            } else {
+                stack_.push_back(Frame{true, 0, 0, 0, cur_t, 0, 0});
+            }
+            cur_t = g_.type_index[kid];
+            node = ts_tree_cursor_current_node(cursor);
+        }
+    }
+
+  private:
+    void record(int64_t a, int64_t b, int64_t kid, int64_t parent, int64_t fl, int64_t ctx) {
+        out_.records.insert(out_.records.end(), {a, b, kid, parent, fl, ctx});
+    }
+
+    bool doc_allowed(int64_t kid, int64_t parent_type) const {
+        if (g_.doc_body[kid] == 1) return true;
+        const std::vector<uint16_t>& allowed = g_.doc_parents[kid];
+        return std::find(allowed.begin(), allowed.end(), parent_type) != allowed.end();
+    }
+
+    // Reference: ``_find_docstring``: the first named child that is not a comment, when it
+    // is the rule's statement holding one string (or one string of strings).
+    void find_docstring(TSNode body) {
+        const uint32_t n = ts_node_named_child_count(body);
+        for (uint32_t i = 0; i < n; ++i) {
+            const TSNode child = ts_node_named_child(body, i);
+            const int64_t ck = kid_of(child);
+            if (g_.comment_named[ck]) continue;
+            if (g_.statement[ck] && ts_node_named_child_count(child) == 1) {
+                const TSNode expr = ts_node_named_child(child, 0);
+                if (g_.doc_string[kid_of(expr)]) {
+                    const uint32_t m = ts_node_named_child_count(expr);
+                    if (m && g_.doc_string[kid_of(ts_node_named_child(expr, 0))]) {
+                        for (uint32_t k = 0; k < m; ++k)
+                            doc_starts_.push_back(ts_node_start_byte(ts_node_named_child(expr, k)));
+                    } else {
+                        doc_starts_.push_back(ts_node_start_byte(expr));
+                    }
+                }
+            }
+            return;
+        }
+    }
+
+    const WalkTables& g_;
+    WalkResult& out_;
+    const int64_t gap_, error_;
+    std::vector<Frame> stack_;
+    std::vector<int64_t> doc_starts_;
+};
+
+}  // namespace
+
+bool walk_source(const TSLanguage* language, const char* src, uint32_t n, const WalkTables& g,
+                 WalkResult& out) {
+    TSParser* parser = thread_parser();
+    if (!ts_parser_set_language(parser, language)) return false;
+    TreeHandle t{ts_parser_parse_string_encoding(parser, nullptr, src, n, TSInputEncodingUTF8)};
+    if (t.tree == nullptr) return false;
+    const TSNode root = ts_tree_root_node(t.tree);
+    Walker walker(g, out);
+    out.root_kid = walker.kid_of(root);
+    out.root_end = ts_node_end_byte(root);
+    out.has_error = ts_node_has_error(root);
+    walker.run(root);
+    return true;
+}
+
+}  // namespace code
+}  // namespace codetok
+
+#endif  // CODETOK_TREE_SITTER

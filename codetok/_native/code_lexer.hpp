@@ -1,0 +1,64 @@
+// The code lexer's tree walk: parse one file with tree-sitter and walk the tree once, into
+// the flat records ``(start, end, kid, parent, flags, ctx)`` and the indent blocks
+// ``(start, end, type, parent type)``: the native twin of ``_walk`` in
+// codetok/code/lexer.py (the specification; its docstring says what each field means).
+//
+// The tree-sitter C runtime is compiled into the extension from the ``tree-sitter`` source
+// distribution (see setup.py); without it (``CODETOK_TREE_SITTER`` undefined) this file
+// declares nothing and the Python walk runs.
+#pragma once
+
+#ifdef CODETOK_TREE_SITTER
+
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace codetok {
+namespace code {
+
+// Role bits of node kinds (``ROLE_*`` in codetok/code/grammar.py).
+constexpr uint8_t kRoleString = 1;
+constexpr uint8_t kRoleCode = 2;
+constexpr uint8_t kRoleDecorator = 4;
+constexpr uint8_t kRoleError = 8;
+constexpr uint8_t kRoleIndent = 16;
+constexpr uint8_t kRoleDocBody = 32;
+constexpr uint8_t kRoleAtomic = 64;
+
+// Lexeme flags (``LexemeFlag``).
+constexpr int64_t kFlagDecorator = 1;
+constexpr int64_t kFlagInError = 2;
+constexpr int64_t kFlagInterpolation = 4;
+
+// One grammar's tables, per kind id: the node kinds of the language, then GAP and ERROR.
+struct WalkTables {
+    std::vector<uint8_t> roles;
+    std::vector<uint16_t> type_index;
+    // Docstrings (``DocstringRule``): whether there is a rule; per kind id: a body whose
+    // parent may be any type (1) or one of ``doc_parents[kid]`` (type indices, 2), its name
+    // holds "comment", it is the rule's statement, it is one of the rule's strings.
+    bool docstrings = false;
+    std::vector<uint8_t> doc_body;
+    std::vector<std::vector<uint16_t>> doc_parents;
+    std::vector<uint8_t> comment_named, statement, doc_string;
+};
+
+struct WalkResult {
+    std::vector<int64_t> records;  // 6 per record
+    std::vector<int64_t> blocks;   // 4 per block
+    int64_t root_kid = 0;
+    int64_t root_end = 0;
+    bool has_error = false;
+};
+
+// Parse ``src[0:n]`` (UTF-8) with ``language`` and walk it. False: the parser gave no tree
+// (the language's ABI is not one the runtime reads).
+bool walk_source(const TSLanguage* language, const char* src, uint32_t n, const WalkTables& g,
+                 WalkResult& out);
+
+}  // namespace code
+}  // namespace codetok
+
+#endif  // CODETOK_TREE_SITTER
