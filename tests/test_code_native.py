@@ -295,3 +295,33 @@ def test_splitter_errors_surface(tok: CodeTokenizer, monkeypatch: pytest.MonkeyP
     with pytest.raises(RuntimeError, match="cannot split"):
         tok._encode_lexemes(synthetic([(K.IDENTIFIER, "na\u00efveName")]), tok.options)
     tok._routers.clear()
+
+
+# ------------------------------------------------------------------------ encode_batch
+
+
+def test_encode_batch_equals_encode(tok: CodeTokenizer) -> None:
+    files = sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py"))[:30]
+    sources: list[str | bytes] = [p.read_bytes() for p in files] + [p.read_text() for p in FIXTURES]
+    paths = [*files, *FIXTURES]
+    # non-ASCII identifiers reach the Python splitter from several threads at once
+    sources += [f"na\u00efve_{k} = caf\u00e9{k}\n" * 50 for k in range(8)]
+    paths += [Path("x.py")] * 8
+    single = [state(tok.encode(s, path=p)) for s, p in zip(sources, paths, strict=True)]
+    for threads in (1, 2, 4):
+        batch = tok.encode_batch(sources, paths=paths, num_threads=threads)
+        assert [state(e) for e in batch] == single
+    dropped = tok.encode_batch(sources[:3], "python", drop_comments=True, num_threads=2)
+    assert [state(e) for e in dropped] == [
+        state(tok.encode(s, "python", drop_comments=True)) for s in sources[:3]
+    ]
+
+
+def test_encode_batch_errors(tok: CodeTokenizer) -> None:
+    with pytest.raises(ValueError, match="2 sources but 1 paths"):
+        tok.encode_batch(["a", "b"], paths=["x.py"])
+    with pytest.raises(ValueError, match="num_threads"):
+        tok.encode_batch(["a"], "python", num_threads=0)
+    with pytest.raises(TypeError):
+        tok.encode_batch(["x = 1", 42], "python", num_threads=2)  # type: ignore[list-item]
+    assert tok.encode_batch([], "python") == []

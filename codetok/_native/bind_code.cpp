@@ -77,8 +77,10 @@ RouterSpec spec_of(const py::dict& d) {
     return s;
 }
 
-// The Python splitter of non-ASCII identifiers: ``fn(name) -> piece lengths``.
+// The Python splitter of non-ASCII identifiers: ``fn(name) -> piece lengths`` (called
+// without the GIL: the router releases it).
 bool python_split(void* ctx, const Cp* s, size_t n, std::vector<uint32_t>& lens) {
+    py::gil_scoped_acquire gil;
     PyObject* name = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s, static_cast<Py_ssize_t>(n));
     if (name == nullptr) return false;
     PyObject* got = PyObject_CallOneArg(static_cast<PyObject*>(ctx), name);
@@ -133,9 +135,12 @@ py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_by
             throw py::value_error("lexeme spans must lie inside the text");
     codetok::code::CodeRouted out;
     bool ok = true;
-    with_units(v, [&](auto* t, size_t n) {
-        ok = router.run(t, n, from_bytes, lx, cuts, python_split, split.ptr(), out);
-    });
+    {
+        py::gil_scoped_release nogil;  // ``text`` and the arrays stay alive: the caller's
+        with_units(v, [&](auto* t, size_t n) {
+            ok = router.run(t, n, from_bytes, lx, cuts, python_split, split.ptr(), out);
+        });
+    }
     if (!ok) throw py::error_already_set();
     const size_t units = out.unit_start.size(), tokens = out.ids.size();
     return py::make_tuple(to_array(out.ids, tokens, 1), to_array(out.tok_unit, tokens, 1),

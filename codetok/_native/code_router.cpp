@@ -7,9 +7,6 @@ namespace codetok {
 namespace code {
 namespace {
 
-// ``Channel._cache``'s bound: past it, new pieces are encoded but not remembered.
-constexpr size_t kCacheLimit = 500000;
-
 // UTF-8 of one char as ``str.encode`` writes it: "surrogatepass" for a str source,
 // "surrogateescape" (U+DC80..U+DCFF are the bytes 0x80..0xFF) for a decoded bytes source.
 inline void append_utf8(Cp c, bool from_bytes, std::string& out) {
@@ -67,21 +64,47 @@ struct CodeRouter::Call {
     }
     // One piece on channel ``ch`` (0: code, 1: comments), encoded at once.
     void piece(int ch, size_t a, size_t b) {
-        const size_t u = unit(static_cast<int64_t>(a), static_cast<int64_t>(b));
+        const int64_t u = static_cast<int64_t>(unit(static_cast<int64_t>(a), static_cast<int64_t>(b)));
+        std::unique_ptr<PieceCache>& slot = w.cache[ch * 2 + (from_bytes ? 1 : 0)];
+        if (!slot) slot = std::make_unique<PieceCache>(16);
+        PieceCache& cache = *slot;
+        const size_t n = b - a;
+        const PieceCache::ShortKey key = PieceCache::short_key(t + a, n);
+        if (key) {  // short ASCII: one probe, when the piece is one token
+            const int32_t id = cache.find_short(key);
+            if (id >= 0) {
+                out.ids.push_back(id);
+                out.tok_unit.push_back(u);
+                return;
+            }
+        }
+        std::vector<Cp>& chars = w.chars;
+        chars.assign(t + a, t + b);
+        const uint64_t h = hash_cps(chars.data(), n);
+        const int32_t* ids;
+        const int64_t* lens;
+        size_t count;
+        if (!cache.find(chars.data(), n, h, ids, lens, count)) {
+            encode(r.channels_[ch], chars);
+            if (key && w.ids.size() == 1)
+                cache.put_short(key, w.ids[0]);
+            else {
+                w.zeros.assign(w.ids.size(), 0);
+                cache.put(chars.data(), n, h, w.ids, w.zeros);
+            }
+            ids = w.ids.data();
+            count = w.ids.size();
+        }
+        out.ids.insert(out.ids.end(), ids, ids + count);
+        out.tok_unit.insert(out.tok_unit.end(), count, u);
+    }
+    // Reference: ``Channel.encode``: the model on the byte-level spelling of ``chars``
+    // (into ``w.ids``); one token per byte when its tokens do not spell the bytes exactly
+    // (or hold the unknown token).
+    void encode(const ChannelSpec& c, const std::vector<Cp>& chars) {
         std::string& bytes = w.utf8;
         bytes.clear();
-        for (size_t k = a; k < b; ++k) append_utf8(static_cast<Cp>(t[k]), from_bytes, bytes);
-        auto& cache = w.cache[ch];
-        auto hit = cache.find(bytes);
-        const std::vector<int32_t>& ids =
-            hit != cache.end() ? hit->second : encode(r.channels_[ch], bytes, cache);
-        out.ids.insert(out.ids.end(), ids.begin(), ids.end());
-        out.tok_unit.insert(out.tok_unit.end(), ids.size(), static_cast<int64_t>(u));
-    }
-    // Reference: ``Channel.encode``: the model on the byte-level spelling; one token per
-    // byte when its tokens do not spell the bytes exactly (or hold the unknown token).
-    const std::vector<int32_t>& encode(const ChannelSpec& c, const std::string& bytes,
-                                       std::unordered_map<std::string, std::vector<int32_t>>& cache) {
+        for (Cp ch : chars) append_utf8(ch, from_bytes, bytes);
         w.cps.clear();
         for (unsigned char byte : bytes) w.cps.push_back(c.byte_char[byte]);
         w.bpe.ids.clear();
@@ -95,26 +118,20 @@ struct CodeRouter::Call {
                 exact = false;
                 break;
             }
-            const size_t a = c.bytes_off[id], len = c.bytes_off[id + 1] - a;
-            if (pos + len > bytes.size() || bytes.compare(pos, len, c.bytes_blob, a, len) != 0) {
+            const size_t at = c.bytes_off[id], len = c.bytes_off[id + 1] - at;
+            if (pos + len > bytes.size() || bytes.compare(pos, len, c.bytes_blob, at, len) != 0) {
                 exact = false;
                 break;
             }
             pos += len;
         }
         exact = exact && pos == bytes.size();
-        std::vector<int32_t> ids;
+        w.ids.clear();
         if (exact) {
-            ids.reserve(w.bpe.ids.size());
-            for (int32_t id : w.bpe.ids) ids.push_back(id + c.offset);
+            for (int32_t id : w.bpe.ids) w.ids.push_back(id + c.offset);
         } else {
-            for (unsigned char byte : bytes) ids.push_back(c.byte_ids[byte] + c.offset);
+            for (unsigned char byte : bytes) w.ids.push_back(c.byte_ids[byte] + c.offset);
         }
-        if (cache.size() >= kCacheLimit) {
-            w.spare = std::move(ids);
-            return w.spare;
-        }
-        return cache.emplace(bytes, std::move(ids)).first->second;
     }
     // Reference: ``PieceSplitter.spans`` of ``t[a:b]``, each piece on channel ``ch``.
     void spans(int ch, PieceMode mode, size_t a, size_t b) {
@@ -154,16 +171,23 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
                 lens.clear();
                 if (!rules_.split(text + s, len, w.rules, lens)) {
                     std::u32string key(text + s, text + e);
-                    auto known = foreign_.find(key);
-                    if (known == foreign_.end()) {
-                        std::vector<uint32_t> got;
-                        if (!fallback(ctx, reinterpret_cast<const Cp*>(key.data()), len, got)) {
+                    bool known = false;
+                    {
+                        std::lock_guard<std::mutex> hold(foreign_lock_);
+                        auto it = foreign_.find(key);
+                        if (it != foreign_.end()) {
+                            lens = it->second;
+                            known = true;
+                        }
+                    }
+                    if (!known) {  // the splitter runs unlocked (it takes the GIL)
+                        if (!fallback(ctx, reinterpret_cast<const Cp*>(key.data()), len, lens)) {
                             ok = false;
                             break;
                         }
-                        known = foreign_.emplace(std::move(key), std::move(got)).first;
+                        std::lock_guard<std::mutex> hold(foreign_lock_);
+                        foreign_.emplace(std::move(key), lens);
                     }
-                    lens = known->second;
                 }
                 size_t p = s;
                 for (uint32_t part : lens) {

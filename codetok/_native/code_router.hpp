@@ -12,6 +12,7 @@
 
 #include <array>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "bpe.hpp"
 #include "code_pieces.hpp"
 #include "identifier_split.hpp"
+#include "pipeline.hpp"
 #include "text_pipeline.hpp"
 
 namespace codetok {
@@ -102,8 +104,9 @@ class CodeRouter {
 
     // Route and encode one file. ``text``: the source as the lexer's char spans index it;
     // ``from_bytes``: it was decoded with surrogateescape (U+DC80..U+DCFF stand for one
-    // byte each). ``fallback``: the Python splitter for non-ASCII identifiers (called with
-    // the GIL held: the caller holds it). False: ``fallback`` failed (its error is set).
+    // byte each). ``fallback``: the splitter of non-ASCII identifiers (called from the
+    // running thread, which may not hold the GIL). False: ``fallback`` failed (its Python
+    // error is set).
     template <class CharT>
     bool run(const CharT* text, size_t n, bool from_bytes, const LexemeView& lx,
              const DocCuts& cuts, SplitFallback fallback, void* ctx, CodeRouted& out) const;
@@ -115,9 +118,13 @@ class CodeRouter {
         std::string utf8;
         std::vector<Cp> cps;
         BpeOutput bpe;
-        std::vector<int32_t> spare;  // a piece's ids once the cache is full
-        // Per channel: piece bytes -> ids (``Channel._cache``).
-        std::array<std::unordered_map<std::string, std::vector<int32_t>>, 2> cache;
+        std::vector<Cp> chars;
+        std::vector<int32_t> ids;
+        std::vector<int64_t> zeros;  // the cache's per-token lengths, unused here
+        // Piece chars -> ids (``Channel._cache``), per channel and per way the source was
+        // given (a str and a decoded bytes source spell some chars differently): built on
+        // first use.
+        std::array<std::unique_ptr<PieceCache>, 4> cache;
     };
     template <class CharT>
     struct Call;
@@ -127,7 +134,8 @@ class CodeRouter {
     std::vector<uint8_t> classes_;
     ClassTable table_;
     std::array<ChannelSpec, 2> channels_;
-    // Non-ASCII identifiers the fallback split (read and written with the GIL held).
+    // Non-ASCII identifiers the fallback split, shared by the threads that run files.
+    mutable std::mutex foreign_lock_;
     mutable std::unordered_map<std::u32string, std::vector<uint32_t>> foreign_;
     ScratchPool<Scratch> scratch_;
 };
