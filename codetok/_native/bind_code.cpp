@@ -8,6 +8,7 @@
 
 #include "bind_bpe.hpp"
 #include "bind_common.hpp"
+#include "code_columns.hpp"
 #include "code_lexer.hpp"
 #include "code_router.hpp"
 
@@ -198,6 +199,99 @@ py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes
                           to_array(out.blocks, out.blocks.size() / 4, 4), out.root_kid,
                           out.root_end, out.has_error);
 }
+using codetok::code::ColumnTables;
+using codetok::code::DocPattern;
+
+// The whole native lexer of one grammar: the walk's tables, the column tables and the
+// Python functions of the rare questions (see code_columns.hpp).
+struct LexPlan {
+    WalkTables walk;
+    ColumnTables columns;
+    py::object text_kind, is_doc, blank;  // (bytes) -> int / bool / bool
+};
+
+// ``(leaf_kinds, by_parent, doc)``: ``by_parent`` a dict ``(kid, parent type) -> kind``;
+// ``doc``: None (no documentation comment patterns), or a list of ``(literal, forbidden)``
+// pairs, or True (patterns Python must answer).
+ColumnTables column_tables(const py::tuple& t, size_t kinds) {
+    if (t.size() != 3) throw py::value_error("column tables are a 3-tuple");
+    ColumnTables g;
+    g.leaf_kinds = t[0].cast<std::vector<uint8_t>>();
+    if (g.leaf_kinds.size() != kinds) throw py::value_error("leaf_kinds needs one entry per kind id");
+    g.has_by_parent.assign(kinds, 0);
+    for (auto item : t[1].cast<py::dict>()) {
+        const auto key = item.first.cast<std::pair<int64_t, int64_t>>();
+        if (key.first < 0 || static_cast<size_t>(key.first) >= kinds || key.second < 0 ||
+            key.second > 0xFFFF)
+            throw py::value_error("by_parent keys are (kind id, parent type index)");
+        g.by_parent[static_cast<uint32_t>(key.first << 16 | key.second)] = item.second.cast<uint8_t>();
+        g.has_by_parent[key.first] = 1;
+    }
+    if (!t[2].is_none()) {
+        g.comment_doc = true;
+        if (!py::isinstance<py::bool_>(t[2])) {
+            g.doc_patterns_native = true;
+            for (py::handle p : t[2]) {
+                const auto pair = p.cast<std::pair<std::string, std::string>>();
+                g.doc_patterns.push_back(DocPattern{pair.first, pair.second});
+            }
+        }
+    }
+    return g;
+}
+
+// A Python answer for the columns: ``fn(bytes)`` as an int (-1: it raised).
+int ask(void* ctx, py::object LexPlan::*fn, const char* s, size_t n) {
+    py::gil_scoped_acquire gil;
+    try {
+        py::object got = (static_cast<LexPlan*>(ctx)->*fn)(py::bytes(s, n));
+        return py::int_(got).cast<int>();
+    } catch (py::error_already_set& e) {
+        e.restore();
+    }
+    return -1;
+}
+
+int ask_text_kind(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::text_kind, s, n); }
+int ask_is_doc(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::is_doc, s, n); }
+int ask_blank(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::blank, s, n); }
+
+// Lex one file: parse ``data[base:]``, walk, build the columns. ``text``: the source as
+// char spans index it. Returns the 10 columns (kinds, node_types, parent_types, byte
+// starts, byte ends, char starts, char ends, lines, cols, flags) and has_error.
+py::tuple lex_file(LexPlan& plan, const py::capsule& language, const py::bytes& data,
+                   size_t base, const py::str& text, bool from_bytes) {
+    const auto* lang = static_cast<const TSLanguage*>(
+        PyCapsule_GetPointer(language.ptr(), "tree_sitter.Language"));
+    if (lang == nullptr) throw py::error_already_set();
+    char* buf = nullptr;
+    Py_ssize_t size = 0;
+    if (PyBytes_AsStringAndSize(data.ptr(), &buf, &size) < 0) throw py::error_already_set();
+    const size_t total = static_cast<size_t>(size);
+    if (base > total) throw py::value_error("base lies past the data");
+    if (total - base > UINT32_MAX) throw py::value_error("source over 4 GiB");
+    const StrView v = str_view(text.ptr());
+    codetok::code::TextView tv{v.kind, v.data, v.n, from_bytes};
+    codetok::code::ColumnCallbacks cb{&plan, ask_text_kind, ask_is_doc, ask_blank};
+    codetok::code::WalkResult walked;
+    codetok::code::LexColumns c;
+    bool parsed = false, built = false;
+    {
+        py::gil_scoped_release nogil;
+        parsed = codetok::code::walk_source(lang, buf + base, static_cast<uint32_t>(total - base),
+                                            plan.walk, walked);
+        if (parsed)
+            built = codetok::code::build_columns(walked, plan.walk, plan.columns, buf, total, base,
+                                                 tv, cb, c);
+    }
+    if (!parsed) throw py::value_error("tree-sitter could not parse with this language (ABI version)");
+    if (!built) throw py::error_already_set();
+    const size_t n = c.kinds.size();
+    return py::make_tuple(to_array(c.kinds, n, 1), to_array(c.types, n, 1),
+                          to_array(c.parents, n, 1), to_array(c.bs, n, 1), to_array(c.be, n, 1),
+                          to_array(c.cs, n, 1), to_array(c.ce, n, 1), to_array(c.lines, n, 1),
+                          to_array(c.cols, n, 1), to_array(c.flags, n, 1), walked.has_error);
+}
 #endif
 
 }  // namespace
@@ -205,10 +299,26 @@ py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes
 void bind_code(py::module_& m) {
 #ifdef CODETOK_TREE_SITTER
     m.attr("TREE_SITTER_VERSION") = CODETOK_TREE_SITTER;
-    py::class_<WalkTables>(m, "WalkTables")
-        .def(py::init(&walk_tables), py::arg("tables"))
-        .def("walk", &walk, py::arg("language"), py::arg("body"),
-             "Parse and walk one file: (records, blocks, root kind id, root end, has_error).");
+    py::class_<LexPlan>(m, "LexPlan")
+        .def(py::init([](const py::tuple& walk, const py::tuple& columns, py::object text_kind,
+                         py::object is_doc, py::object blank) {
+                 auto plan = std::make_unique<LexPlan>();
+                 plan->walk = walk_tables(walk);
+                 plan->columns = column_tables(columns, plan->walk.roles.size());
+                 plan->text_kind = std::move(text_kind);
+                 plan->is_doc = std::move(is_doc);
+                 plan->blank = std::move(blank);
+                 return plan;
+             }),
+             py::arg("walk"), py::arg("columns"), py::arg("text_kind"), py::arg("is_doc"),
+             py::arg("blank"))
+        .def("walk", [](const LexPlan& plan, const py::capsule& language, const py::bytes& body) {
+                 return walk(plan.walk, language, body);
+             }, py::arg("language"), py::arg("body"),
+             "Parse and walk one file: (records, blocks, root kind id, root end, has_error).")
+        .def("lex", &lex_file, py::arg("language"), py::arg("data"), py::arg("base"),
+             py::arg("text"), py::arg("from_bytes"),
+             "Lex one file: the 10 lexeme columns and has_error.");
 #else
     m.attr("TREE_SITTER_VERSION") = py::none();
 #endif

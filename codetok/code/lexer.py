@@ -46,7 +46,7 @@ from .kinds import LexemeFlag, LexemeKind
 from .languages import get_grammar
 from .layout import insert_layout, split_gaps
 from .lexemes import Lexeme, Lexemes
-from .native_walk import native_walker
+from .native_lexer import native_lexer
 
 __all__ = ["lex", "Lexemes", "Lexeme"]
 
@@ -104,17 +104,37 @@ def lex(
     grammar = get_grammar(language)
     base = 3 if data.startswith(_BOM) else 0
     body = data[base:] if base else data
-    walker = native_walker(grammar)
-    tree = None
-    if walker is not None:
-        records, blocks, root_kid, _, has_error = walker.walk(grammar.capsule, body)
-    else:
-        tree = grammar.parser().parse(body)
-        out, block_list = _walk(tree.root_node, grammar)
-        records = np.array(out, np.int64).reshape(-1, 6)
-        blocks = np.array(block_list, np.int64).reshape(-1, 4)
-        root_kid = tree.root_node.kind_id
-        has_error = bool(tree.root_node.has_error)
+    plan = native_lexer(grammar)
+    if plan is not None:
+        k, nt, pt, bs, be, cs, ce, ln, co, fl, has_error = plan.lex(
+            grammar.capsule, data, base, text, from_bytes
+        )
+        return Lexemes(
+            language=grammar.name,
+            source=source,
+            text=text,
+            data=data,
+            kinds=k,
+            node_types=nt,
+            parent_types=pt,
+            byte_starts=bs,
+            byte_ends=be,
+            char_starts=cs,
+            char_ends=ce,
+            lines=ln,
+            cols=co,
+            flags=fl,
+            type_names=grammar.type_names,
+            has_error=bool(has_error),
+            tree=None,
+            tree_offset=base,
+        )
+    tree = grammar.parser().parse(body)
+    out, block_list = _walk(tree.root_node, grammar)
+    records = np.array(out, np.int64).reshape(-1, 6)
+    blocks = np.array(block_list, np.int64).reshape(-1, 4)
+    root_kid = tree.root_node.kind_id
+    has_error = bool(tree.root_node.has_error)
     covered = int(records[-1, 1]) if len(records) else 0
     if len(body) > covered:  # bytes after the root node, such as trailing blank lines
         root_t = grammar.type_index[min(root_kid, len(grammar.type_index) - 1)]

@@ -1,8 +1,9 @@
-"""The native parse and walk of the lexer (codetok/code/native_walk.py) against ``_walk``.
+"""The native lexer (codetok/code/native_lexer.py) against the Python lexer it repeats.
 
 The records and blocks of the native walk must equal the Python cursor walk's on the same
-tree (fixtures, standard library files, generated code with syntax errors, every language),
-and ``lex`` must give the same lexemes with native plans on and off.
+tree, and ``lex`` must give the same lexemes (every column) with native plans on and off:
+fixtures, standard library files, generated code with syntax errors, any bytes, every
+language; also when the documentation comment patterns go back to Python.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from conftest import python_pipeline
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codetok.code import get_grammar, lex, native_walk
+from codetok.code import get_grammar, lex, native_lexer
 from codetok.code.lexer import _walk
 
 core = pytest.importorskip("codetok._core")
@@ -33,14 +34,14 @@ def test_runtime_is_built_in() -> None:
     """The build compiled the tree-sitter runtime of the installed bindings (setup.py)."""
     assert core.TREE_SITTER_VERSION == metadata.version("tree-sitter")
     for lang in LANGS:
-        assert native_walk.native_walker(get_grammar(lang)) is not None
+        assert native_lexer.native_lexer(get_grammar(lang)) is not None
     with python_pipeline():
-        assert native_walk.native_walker(get_grammar("python")) is None
+        assert native_lexer.native_lexer(get_grammar("python")) is None
 
 
 def check_walk(source: bytes, lang: str) -> None:
     g = get_grammar(lang)
-    walker = native_walk.native_walker(g)
+    walker = native_lexer.native_lexer(g)
     records, blocks, root_kid, root_end, has_error = walker.walk(g.capsule, source)
     tree = g.parser().parse(source)
     out, block_list = _walk(tree.root_node, g)
@@ -70,6 +71,7 @@ def test_fixtures(path: Path) -> None:
     check_walk(data, lang)
     check_lex(data, lang)
     check_lex(b"\xef\xbb\xbf" + data, lang)  # a byte order mark is not parsed
+    check_lex(data.replace(b"\n", b"\r\n"), lang)  # comments that end after a "\r"
 
 
 def test_stdlib_files() -> None:
@@ -83,7 +85,8 @@ CODE_BITS = [
     "def ", "class ", "if ", "x", " = ", "(", ")", "{", "}", "[", "]", ";", ":", ",", ".", "\n",
     "\n    ", "\n\t", "\r\n", "  ", "# c\n", "// c\n", "/* b */", "/** @param x */", '"""Doc."""',
     '"s"', "'c'", 'f"{a}b"', "`t ${x}`", '$"{a}"', "@dec", "<a>", "</a>", "=>", "0x1F", "é",
-    "return ", "import ", "\x00", "\\", "\ufeff",
+    "return ", "import ", "\x00", "\\", "\ufeff", "\u00a0", "\u3000", "\x1c", "\x7f", "\\\n",
+    "/// doc\n", "/**/", "/***/", "\r", "#!x\n", "# c", "// c", "\r\n\r\n",
 ]  # fmt: skip
 
 
@@ -106,8 +109,8 @@ def test_any_bytes(lang: str, data: bytes) -> None:
 
 
 def test_other_runtime_version_takes_the_python_walk(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(native_walk, "_runtime_matches", lambda: False)
-    assert native_walk.native_walker(get_grammar("java")) is None
+    monkeypatch.setattr(native_lexer, "_runtime_matches", lambda: False)
+    assert native_lexer.native_lexer(get_grammar("java")) is None
     lexemes = lex("class A {}", "java")
     assert lexemes.tree is not None  # parsed by the bindings, as before
 
@@ -120,6 +123,38 @@ def test_tree_is_parsed_on_first_access() -> None:
 
 
 def test_bad_language_capsule() -> None:
-    walker = native_walk.native_walker(get_grammar("python"))
+    walker = native_lexer.native_lexer(get_grammar("python"))
     with pytest.raises(TypeError):
         walker.walk(object(), b"x = 1")
+
+
+def test_doc_patterns_read_natively() -> None:
+    assert native_lexer.doc_pattern(r"^/\*\*(?![*/])") == ("/**", "*/")
+    assert native_lexer.doc_pattern("^///(?!/)") == ("///", "/")
+    assert native_lexer.doc_pattern("^##") == ("##", "")
+    for other in ("^#+", "^/[a-z]", "/\\*\\*", "^x(?![a-z])", "^\u00e9"):
+        assert native_lexer.doc_pattern(other) is None, other
+    assert native_lexer.column_tables(get_grammar("csharp"))[2] == [("///", "/"), ("/**", "*/")]
+
+
+def test_doc_patterns_asked_of_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Patterns the native side cannot read are asked of Python, with the same result."""
+    tables = native_lexer.column_tables
+    monkeypatch.setattr(native_lexer, "column_tables", lambda g: (*tables(g)[:2], True))
+    monkeypatch.setattr(native_lexer, "_PLANS", {})
+    source = "/** a */\nclass A { /// b\n /* c */ int x; /***/ }\n"
+    for lang in ("java", "csharp", "javascript"):
+        check_lex(source, lang)
+    assert native_lexer._PLANS  # the plans of this test were native ones
+
+
+def test_callback_errors_surface(monkeypatch: pytest.MonkeyPatch) -> None:
+    from codetok.code import layout
+
+    monkeypatch.setattr(native_lexer, "_PLANS", {})
+    monkeypatch.setattr(layout, "_EXTRA_BLANKS", None)  # makes blank() raise TypeError
+    monkeypatch.setattr(native_lexer, "_EXTRA_BLANKS", None)
+    with pytest.raises(TypeError):
+        lex("x = 1\u200b\n", "python")  # a gap: not isspace, one of the extra blanks
+    monkeypatch.undo()
+    native_lexer._PLANS.clear()

@@ -1,0 +1,353 @@
+// See code_columns.hpp. Each step names the Python code it repeats.
+#include "code_columns.hpp"
+
+#ifdef CODETOK_TREE_SITTER
+
+#include <algorithm>
+
+namespace codetok {
+namespace code {
+namespace {
+
+// Lexeme kinds (``LexemeKind``).
+constexpr uint8_t kKwString = 5, kKwComment = 6, kKwDocstring = 7, kKwWhitespace = 8,
+                  kKwNewline = 9, kKwIndent = 10, kKwDedent = 11, kKwError = 12;
+
+struct Rec {
+    int64_t s, e, kid, par, fl, ctx;
+};
+
+// Byte classes of ``split_gaps``: 0 "\n", 1 "\r", 2 blank, 3 other, 4 backslash.
+inline int byte_class(unsigned char b) {
+    switch (b) {
+        case 10:
+            return 0;
+        case 13:
+            return 1;
+        case 32:
+        case 9:
+        case 11:
+        case 12:
+            return 2;
+        case 92:
+            return 4;
+        default:
+            return 3;
+    }
+}
+
+class Builder {
+  public:
+    Builder(const WalkTables& walk, const ColumnTables& g, const char* data, size_t total,
+            size_t base, const ColumnCallbacks& cb, LexColumns& out)
+        : walk_(walk), g_(g), data_(data), total_(total), base_(base), cb_(cb), out_(out),
+          body_(data + base), gap_(static_cast<int64_t>(walk.roles.size()) - 2) {}
+
+    bool records(const WalkResult& w) {
+        // The walk's records, the bytes after the root node as a gap, string runs merged.
+        const int64_t body_n = static_cast<int64_t>(total_ - base_);
+        const size_t n = w.records.size() / 6;
+        recs_.reserve(n + 1);
+        for (size_t i = 0; i < n; ++i) {
+            const int64_t* r = &w.records[6 * i];
+            Rec rec{r[0], r[1], r[2], r[3], r[4], r[5]};
+            if (!recs_.empty() && rec.ctx != 0 && rec.ctx == recs_.back().ctx)
+                recs_.back().e = rec.e;
+            else
+                recs_.push_back(rec);
+        }
+        const int64_t covered = n ? w.records[6 * n - 5] : 0;
+        if (body_n > covered) {
+            const int64_t root = std::min<int64_t>(w.root_kid, gap_ + 1);
+            Rec tail{covered, body_n, gap_, walk_.type_index[root], 0, 0};
+            if (!recs_.empty() && tail.ctx != 0 && tail.ctx == recs_.back().ctx)
+                recs_.back().e = tail.e;
+            else
+                recs_.push_back(tail);
+        }
+        if (base_) push(kKwWhitespace, 0, 0, 0, 0, static_cast<int64_t>(base_));
+        // Reference: ``_records_to_columns``: kinds, then the comment "\r" fix, then gaps.
+        const size_t m = recs_.size();
+        for (size_t i = 0; i < m; ++i) {
+            Rec& r = recs_[i];
+            if (r.ctx == 0 && r.kid == gap_) {
+                if (!split_gap(r)) return false;
+                continue;
+            }
+            int kind = g_.leaf_kinds[r.kid];
+            if (r.ctx > 0) kind = kKwString;
+            if (r.ctx < 0) kind = kKwDocstring;
+            if (r.ctx == 0) {
+                if (kind == kTextDefined) {
+                    kind = cb_.text_kind(cb_.ctx, body_ + r.s, static_cast<size_t>(r.e - r.s));
+                    if (kind < 0) return false;
+                }
+                if (g_.has_by_parent[r.kid]) {
+                    auto it = g_.by_parent.find(static_cast<uint32_t>(r.kid << 16 | r.par));
+                    if (it != g_.by_parent.end()) kind = it->second;
+                }
+                if (g_.comment_doc && kind == kKwComment) {
+                    const int doc = is_doc(r.s);
+                    if (doc < 0) return false;
+                    if (doc) kind = kKwDocstring;
+                }
+                if ((kind == kKwComment || kind == kKwDocstring) && r.e - 1 > r.s &&
+                    body_[r.e - 1] == '\r' && i + 1 < m && recs_[i + 1].kid == gap_) {
+                    --r.e;  // some grammars end a line comment after the "\r" of "\r\n"
+                    recs_[i + 1].s = r.e;
+                }
+            }
+            push(static_cast<uint8_t>(kind), walk_.type_index[r.kid], static_cast<uint16_t>(r.par),
+                 static_cast<uint8_t>(r.fl), r.s + base(), r.e + base());
+        }
+        return true;
+    }
+
+  private:
+    int64_t base() const { return static_cast<int64_t>(base_); }
+
+    void push(uint8_t kind, uint16_t type, uint16_t parent, uint8_t fl, int64_t s, int64_t e) {
+        out_.kinds.push_back(kind);
+        out_.types.push_back(type);
+        out_.parents.push_back(parent);
+        out_.flags.push_back(fl);
+        out_.bs.push_back(s);
+        out_.be.push_back(e);
+    }
+
+    // ``g.comment_doc`` on the first 8 bytes from ``s`` (1: a documentation comment).
+    int is_doc(int64_t s) {
+        const size_t body_n = total_ - base_;
+        const size_t n = std::min<size_t>(8, body_n - static_cast<size_t>(s));
+        const char* head = body_ + s;
+        if (!g_.doc_patterns_native) return cb_.is_doc(cb_.ctx, head, n);
+        for (const DocPattern& p : g_.doc_patterns) {
+            const size_t k = p.literal.size();
+            if (k > n || p.literal.compare(0, k, head, k) != 0) continue;
+            if (k < n && p.forbidden.find(head[k]) != std::string::npos) continue;
+            return 1;
+        }
+        return 0;
+    }
+
+    // Reference: ``split_gaps`` of one gap: one NEWLINE per line break ("\r\n" one), blank
+    // runs, a backslash with the line break after it, and runs of other bytes (blank when
+    // every char is, else ERROR).
+    bool split_gap(const Rec& r) {
+        int64_t p = r.s;
+        while (p < r.e) {
+            const int c = byte_class(static_cast<unsigned char>(body_[p]));
+            int prev = c;
+            int64_t q = p + 1;
+            while (q < r.e) {
+                const int d = byte_class(static_cast<unsigned char>(body_[q]));
+                const bool boundary = (d == 1 && prev != 4) || (d == 0 && prev != 1 && prev != 4) ||
+                                      (d >= 2 && (prev != d || d == 4));
+                if (boundary) break;
+                prev = d;
+                ++q;
+            }
+            int kind;
+            if (c <= 1)
+                kind = kKwNewline;
+            else if (c == 2 || (c == 4 && q - p > 1))
+                kind = kKwWhitespace;
+            else
+                kind = kKwError;
+            if (c == 3) {
+                const int blank = blank_run(p, q);
+                if (blank < 0) return false;
+                if (blank) kind = kKwWhitespace;
+            }
+            push(static_cast<uint8_t>(kind), 0, static_cast<uint16_t>(r.par),
+                 static_cast<uint8_t>(r.fl), p + base(), q + base());
+            p = q;
+        }
+        return true;
+    }
+
+    // Whether every char of ``body[p:q]`` is blank (``str.isspace`` or one of
+    // ``_EXTRA_BLANKS``); pure ASCII here (of the class-3 bytes only 0x1C..0x1F are blank),
+    // other text by Python.
+    int blank_run(int64_t p, int64_t q) {
+        bool ascii = true, blank = true;
+        for (int64_t k = p; k < q; ++k) {
+            const unsigned char b = static_cast<unsigned char>(body_[k]);
+            if (b >= 0x80) ascii = false;
+            blank = blank && b >= 0x1C && b <= 0x1F;
+        }
+        if (ascii) return blank ? 1 : 0;
+        return cb_.blank(cb_.ctx, body_ + p, static_cast<size_t>(q - p));
+    }
+
+    const WalkTables& walk_;
+    const ColumnTables& g_;
+    const char* data_;
+    size_t total_, base_;
+    const ColumnCallbacks& cb_;
+    LexColumns& out_;
+    const char* body_;
+    int64_t gap_;
+    std::vector<Rec> recs_;
+};
+
+// Reference: ``insert_layout``: an INDENT before the first code lexeme of each block that
+// starts a line, a DEDENT before the first code lexeme at or after its end (or at the end).
+void insert_layout(const std::vector<int64_t>& blocks, size_t base, size_t total,
+                   LexColumns& c) {
+    const size_t n = c.kinds.size();
+    std::vector<size_t> code;
+    std::vector<int64_t> code_starts;
+    for (size_t i = 0; i < n; ++i) {
+        const uint8_t k = c.kinds[i];
+        if (k != kKwWhitespace && k != kKwNewline && k != kKwComment) {
+            code.push_back(i);
+            code_starts.push_back(c.bs[i]);
+        }
+    }
+    if (code.empty()) return;
+    struct Marker {
+        int64_t pos;
+        int order;     // DEDENTs before INDENTs at one position
+        int64_t inner;  // then the innermost DEDENT, the outermost INDENT first
+        uint8_t kind;
+        uint16_t type, parent;
+    };
+    std::vector<Marker> dedents, indents;
+    const int64_t b0 = static_cast<int64_t>(base);
+    for (size_t k = 0; 4 * k < blocks.size(); ++k) {
+        const int64_t* b = &blocks[4 * k];
+        const int64_t start = b[0] + b0, end = b[1] + b0;
+        const size_t j = std::lower_bound(code_starts.begin(), code_starts.end(), start) -
+                         code_starts.begin();
+        if (j >= code.size() || code_starts[j] >= end) continue;
+        const size_t first = code[j];
+        int64_t prev = static_cast<int64_t>(first) - 1;
+        if (prev >= 0 && c.kinds[prev] == kKwWhitespace) --prev;
+        if (!(prev < 0 || c.kinds[prev] == kKwNewline)) continue;
+        const size_t d =
+            std::lower_bound(code_starts.begin(), code_starts.end(), end) - code_starts.begin();
+        const int64_t dedent_pos = d < code.size() ? code_starts[d] : static_cast<int64_t>(total);
+        const uint16_t type = static_cast<uint16_t>(b[2]), parent = static_cast<uint16_t>(b[3]);
+        dedents.push_back(Marker{dedent_pos, 0, -b[0], kKwDedent, type, parent});
+        indents.push_back(Marker{c.bs[first], 1, b[0], kKwIndent, type, parent});
+    }
+    if (indents.empty()) return;
+    std::vector<Marker> markers(dedents);
+    markers.insert(markers.end(), indents.begin(), indents.end());
+    std::stable_sort(markers.begin(), markers.end(), [](const Marker& x, const Marker& y) {
+        if (x.pos != y.pos) return x.pos < y.pos;
+        if (x.order != y.order) return x.order < y.order;
+        return x.inner < y.inner;
+    });
+    LexColumns merged;
+    const size_t total_n = n + markers.size();
+    merged.kinds.reserve(total_n);
+    merged.types.reserve(total_n);
+    merged.parents.reserve(total_n);
+    merged.flags.reserve(total_n);
+    merged.bs.reserve(total_n);
+    merged.be.reserve(total_n);
+    auto copy = [&](size_t i) {
+        merged.kinds.push_back(c.kinds[i]);
+        merged.types.push_back(c.types[i]);
+        merged.parents.push_back(c.parents[i]);
+        merged.flags.push_back(c.flags[i]);
+        merged.bs.push_back(c.bs[i]);
+        merged.be.push_back(c.be[i]);
+    };
+    auto mark = [&](const Marker& mk) {
+        merged.kinds.push_back(mk.kind);
+        merged.types.push_back(mk.type);
+        merged.parents.push_back(mk.parent);
+        merged.flags.push_back(0);
+        merged.bs.push_back(mk.pos);
+        merged.be.push_back(mk.pos);
+    };
+    size_t next = 0;
+    for (const Marker& mk : markers) {
+        const size_t at = mk.pos >= static_cast<int64_t>(total)
+                              ? n
+                              : std::lower_bound(c.bs.begin(), c.bs.end(), mk.pos) - c.bs.begin();
+        while (next < at) copy(next++);
+        mark(mk);
+    }
+    while (next < n) copy(next++);
+    c.kinds.swap(merged.kinds);
+    c.types.swap(merged.types);
+    c.parents.swap(merged.parents);
+    c.flags.swap(merged.flags);
+    c.bs.swap(merged.bs);
+    c.be.swap(merged.be);
+}
+
+template <class CharT>
+void char_offsets(const CharT* t, size_t n, bool from_bytes, std::vector<int64_t>& char_byte) {
+    char_byte.resize(n + 1);
+    int64_t pos = 0;
+    for (size_t i = 0; i < n; ++i) {
+        char_byte[i] = pos;
+        const uint32_t cp = t[i];
+        int width = 1 + (cp >= 0x80) + (cp >= 0x800) + (cp >= 0x10000);
+        if (from_bytes && cp >= 0xDC80 && cp <= 0xDCFF) width = 1;
+        pos += width;
+    }
+    char_byte[n] = pos;
+}
+
+// Reference: ``_positions``: char spans, 1-based lines and 0-based char columns.
+void positions(const char* data, size_t total, const TextView& text, LexColumns& c) {
+    const size_t n = c.bs.size();
+    c.cs.resize(n);
+    c.ce.resize(n);
+    c.lines.resize(n);
+    c.cols.resize(n);
+    std::vector<int64_t> char_byte;
+    const bool ascii = text.n == total;
+    if (!ascii) {
+        if (text.kind == 1)
+            char_offsets(static_cast<const uint8_t*>(text.data), text.n, text.from_bytes, char_byte);
+        else if (text.kind == 2)
+            char_offsets(static_cast<const uint16_t*>(text.data), text.n, text.from_bytes, char_byte);
+        else
+            char_offsets(static_cast<const uint32_t*>(text.data), text.n, text.from_bytes, char_byte);
+    }
+    auto to_char = [&](int64_t b) -> int64_t {
+        if (ascii) return b;
+        return std::lower_bound(char_byte.begin(), char_byte.end(), b) - char_byte.begin();
+    };
+    int64_t line = 0, line_start = 0, scanned = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t b = c.bs[i];
+        if (b > scanned) {  // starts never go back (the columns are in source order)
+            for (int64_t k = scanned; k < b && k < static_cast<int64_t>(total); ++k) {
+                if (data[k] == '\n') {
+                    ++line;
+                    line_start = k + 1;
+                }
+            }
+            scanned = b;
+        }
+        c.cs[i] = to_char(b);
+        c.ce[i] = to_char(c.be[i]);
+        c.lines[i] = line + 1;
+        c.cols[i] = c.cs[i] - to_char(line_start);
+    }
+}
+
+}  // namespace
+
+bool build_columns(const WalkResult& w, const WalkTables& walk, const ColumnTables& g,
+                   const char* data, size_t total, size_t base, const TextView& text,
+                   const ColumnCallbacks& cb, LexColumns& out) {
+    Builder builder(walk, g, data, total, base, cb, out);
+    if (!builder.records(w)) return false;
+    if (!w.blocks.empty()) insert_layout(w.blocks, base, total, out);
+    positions(data, total, text, out);
+    return true;
+}
+
+}  // namespace code
+}  // namespace codetok
+
+#endif  // CODETOK_TREE_SITTER
