@@ -1,6 +1,8 @@
 // See code_columns.hpp. Each step names the Python code it repeats.
 #include "code_columns.hpp"
 
+#include "code_kinds.hpp"
+
 #ifdef CODETOK_TREE_SITTER
 
 #include <algorithm>
@@ -8,10 +10,6 @@
 namespace codetok {
 namespace code {
 namespace {
-
-// Lexeme kinds (``LexemeKind``).
-constexpr uint8_t kKwString = 5, kKwComment = 6, kKwDocstring = 7, kKwWhitespace = 8,
-                  kKwNewline = 9, kKwIndent = 10, kKwDedent = 11, kKwError = 12;
 
 struct Rec {
     int64_t s, e, kid, par, fl, ctx;
@@ -65,7 +63,7 @@ class Builder {
             else
                 recs_.push_back(tail);
         }
-        if (base_) push(kKwWhitespace, 0, 0, 0, 0, static_cast<int64_t>(base_));
+        if (base_) push(kWhitespace, 0, 0, 0, 0, static_cast<int64_t>(base_));
         // Reference: ``_records_to_columns``: kinds, then the comment "\r" fix, then gaps.
         const size_t m = recs_.size();
         for (size_t i = 0; i < m; ++i) {
@@ -75,8 +73,8 @@ class Builder {
                 continue;
             }
             int kind = g_.leaf_kinds[r.kid];
-            if (r.ctx > 0) kind = kKwString;
-            if (r.ctx < 0) kind = kKwDocstring;
+            if (r.ctx > 0) kind = kString;
+            if (r.ctx < 0) kind = kDocstring;
             if (r.ctx == 0) {
                 if (kind == kTextDefined) {
                     kind = cb_.text_kind(cb_.ctx, body_ + r.s, static_cast<size_t>(r.e - r.s));
@@ -86,12 +84,12 @@ class Builder {
                     auto it = g_.by_parent.find(static_cast<uint32_t>(r.kid << 16 | r.par));
                     if (it != g_.by_parent.end()) kind = it->second;
                 }
-                if (g_.comment_doc && kind == kKwComment) {
+                if (g_.comment_doc && kind == kComment) {
                     const int doc = is_doc(r.s);
                     if (doc < 0) return false;
-                    if (doc) kind = kKwDocstring;
+                    if (doc) kind = kDocstring;
                 }
-                if ((kind == kKwComment || kind == kKwDocstring) && r.e - 1 > r.s &&
+                if ((kind == kComment || kind == kDocstring) && r.e - 1 > r.s &&
                     body_[r.e - 1] == '\r' && i + 1 < m && recs_[i + 1].kid == gap_) {
                     --r.e;  // some grammars end a line comment after the "\r" of "\r\n"
                     recs_[i + 1].s = r.e;
@@ -107,12 +105,7 @@ class Builder {
     int64_t base() const { return static_cast<int64_t>(base_); }
 
     void push(uint8_t kind, uint16_t type, uint16_t parent, uint8_t fl, int64_t s, int64_t e) {
-        out_.kinds.push_back(kind);
-        out_.types.push_back(type);
-        out_.parents.push_back(parent);
-        out_.flags.push_back(fl);
-        out_.bs.push_back(s);
-        out_.be.push_back(e);
+        out_.push(kind, type, parent, fl, s, e);
     }
 
     // ``g.comment_doc`` on the first 8 bytes from ``s`` (1: a documentation comment).
@@ -149,15 +142,15 @@ class Builder {
             }
             int kind;
             if (c <= 1)
-                kind = kKwNewline;
+                kind = kNewline;
             else if (c == 2 || (c == 4 && q - p > 1))
-                kind = kKwWhitespace;
+                kind = kWhitespace;
             else
-                kind = kKwError;
+                kind = kError;
             if (c == 3) {
                 const int blank = blank_run(p, q);
                 if (blank < 0) return false;
-                if (blank) kind = kKwWhitespace;
+                if (blank) kind = kWhitespace;
             }
             push(static_cast<uint8_t>(kind), 0, static_cast<uint16_t>(r.par),
                  static_cast<uint8_t>(r.fl), p + base(), q + base());
@@ -200,7 +193,7 @@ void insert_layout(const std::vector<int64_t>& blocks, size_t base, size_t total
     std::vector<int64_t> code_starts;
     for (size_t i = 0; i < n; ++i) {
         const uint8_t k = c.kinds[i];
-        if (k != kKwWhitespace && k != kKwNewline && k != kKwComment) {
+        if (k != kWhitespace && k != kNewline && k != kComment) {
             code.push_back(i);
             code_starts.push_back(c.bs[i]);
         }
@@ -223,14 +216,14 @@ void insert_layout(const std::vector<int64_t>& blocks, size_t base, size_t total
         if (j >= code.size() || code_starts[j] >= end) continue;
         const size_t first = code[j];
         int64_t prev = static_cast<int64_t>(first) - 1;
-        if (prev >= 0 && c.kinds[prev] == kKwWhitespace) --prev;
-        if (!(prev < 0 || c.kinds[prev] == kKwNewline)) continue;
+        if (prev >= 0 && c.kinds[prev] == kWhitespace) --prev;
+        if (!(prev < 0 || c.kinds[prev] == kNewline)) continue;
         const size_t d =
             std::lower_bound(code_starts.begin(), code_starts.end(), end) - code_starts.begin();
         const int64_t dedent_pos = d < code.size() ? code_starts[d] : static_cast<int64_t>(total);
         const uint16_t type = static_cast<uint16_t>(b[2]), parent = static_cast<uint16_t>(b[3]);
-        dedents.push_back(Marker{dedent_pos, 0, -b[0], kKwDedent, type, parent});
-        indents.push_back(Marker{c.bs[first], 1, b[0], kKwIndent, type, parent});
+        dedents.push_back(Marker{dedent_pos, 0, -b[0], kDedent, type, parent});
+        indents.push_back(Marker{c.bs[first], 1, b[0], kIndent, type, parent});
     }
     if (indents.empty()) return;
     std::vector<Marker> markers(dedents);
@@ -241,28 +234,11 @@ void insert_layout(const std::vector<int64_t>& blocks, size_t base, size_t total
         return x.inner < y.inner;
     });
     LexColumns merged;
-    const size_t total_n = n + markers.size();
-    merged.kinds.reserve(total_n);
-    merged.types.reserve(total_n);
-    merged.parents.reserve(total_n);
-    merged.flags.reserve(total_n);
-    merged.bs.reserve(total_n);
-    merged.be.reserve(total_n);
     auto copy = [&](size_t i) {
-        merged.kinds.push_back(c.kinds[i]);
-        merged.types.push_back(c.types[i]);
-        merged.parents.push_back(c.parents[i]);
-        merged.flags.push_back(c.flags[i]);
-        merged.bs.push_back(c.bs[i]);
-        merged.be.push_back(c.be[i]);
+        merged.push(c.kinds[i], c.types[i], c.parents[i], c.flags[i], c.bs[i], c.be[i]);
     };
     auto mark = [&](const Marker& mk) {
-        merged.kinds.push_back(mk.kind);
-        merged.types.push_back(mk.type);
-        merged.parents.push_back(mk.parent);
-        merged.flags.push_back(0);
-        merged.bs.push_back(mk.pos);
-        merged.be.push_back(mk.pos);
+        merged.push(mk.kind, mk.type, mk.parent, 0, mk.pos, mk.pos);
     };
     size_t next = 0;
     for (const Marker& mk : markers) {

@@ -60,6 +60,16 @@ struct LexColumns {
     std::vector<uint8_t> kinds, flags;
     std::vector<uint16_t> types, parents;
     std::vector<int64_t> bs, be, cs, ce, lines, cols;
+
+    // One lexeme, before positions (cs, ce, lines, cols) are worked out.
+    void push(uint8_t kind, uint16_t type, uint16_t parent, uint8_t flag, int64_t s, int64_t e) {
+        kinds.push_back(kind);
+        types.push_back(type);
+        parents.push_back(parent);
+        flags.push_back(flag);
+        bs.push_back(s);
+        be.push_back(e);
+    }
 };
 
 // The columns of one file from its walk ``w``: ``data[0:total]`` is the whole source, the

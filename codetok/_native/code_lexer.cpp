@@ -53,7 +53,11 @@ class Walker {
 
     // Reference: ``_walk``.
     void run(TSNode root) {
-        int64_t ctx = 0, fl = 0, own_kid = 0, own_p = 0, next_owner = 1, pos = 0;
+        int64_t next_owner = 1, pos = 0;
+        int64_t& ctx = ctx_;
+        int64_t& fl = fl_;
+        int64_t& own_kid = own_kid_;
+        int64_t& own_p = own_p_;
         int64_t cur_t = g_.type_index[kid_of(root)];
         if (ts_node_child_count(root) == 0) return;
         CursorHandle c{ts_tree_cursor_new(root)};
@@ -63,20 +67,14 @@ class Walker {
             const int64_t kid = kid_of(node);
             const int64_t s = ts_node_start_byte(node);
             if (s > pos) {
-                if (ctx)
-                    record(pos, s, own_kid, own_p, fl, ctx);
-                else
-                    record(pos, s, gap_, cur_t, fl, 0);
+                span(pos, s, gap_, cur_t);
                 pos = s;
             }
             const uint8_t r = g_.roles[kid];
             if ((r & kRoleAtomic) || !ts_tree_cursor_goto_first_child(cursor)) {
                 const int64_t e = ts_node_end_byte(node);
                 if (e > pos) {
-                    if (ctx)
-                        record(pos, e, own_kid, own_p, fl, ctx);
-                    else
-                        record(pos, e, kid, cur_t, fl, 0);
+                    span(pos, e, kid, cur_t);
                     pos = e;
                 }
                 bool done = false;
@@ -92,10 +90,7 @@ class Walker {
                         continue;
                     }
                     if (f.end > pos) {  // the node's trailing bytes, in its own context
-                        if (ctx)
-                            record(pos, f.end, own_kid, own_p, fl, ctx);
-                        else
-                            record(pos, f.end, gap_, cur_t, fl, 0);
+                        span(pos, f.end, gap_, cur_t);
                         pos = f.end;
                     }
                     ctx = f.ctx;
@@ -142,8 +137,13 @@ class Walker {
     }
 
   private:
-    void record(int64_t a, int64_t b, int64_t kid, int64_t parent, int64_t fl, int64_t ctx) {
-        out_.records.insert(out_.records.end(), {a, b, kid, parent, fl, ctx});
+    // The bytes ``[a, b)``: a piece of the string being walked, or else a ``kid`` leaf (or
+    // gap) under a node of type ``type``.
+    void span(int64_t a, int64_t b, int64_t kid, int64_t type) {
+        if (ctx_)
+            out_.records.insert(out_.records.end(), {a, b, own_kid_, own_p_, fl_, ctx_});
+        else
+            out_.records.insert(out_.records.end(), {a, b, kid, type, fl_, int64_t{0}});
     }
 
     bool doc_allowed(int64_t kid, int64_t parent_type) const {
@@ -179,6 +179,8 @@ class Walker {
     const WalkTables& g_;
     WalkResult& out_;
     const int64_t gap_, error_;
+    // The context of the walk (``_walk``'s locals of the same names).
+    int64_t ctx_ = 0, fl_ = 0, own_kid_ = 0, own_p_ = 0;
     std::vector<Frame> stack_;
     std::vector<int64_t> doc_starts_;
 };

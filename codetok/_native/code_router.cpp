@@ -1,6 +1,7 @@
 // See code_router.hpp. Each step names the Python code it repeats.
 #include "code_router.hpp"
 
+#include <cstring>
 #include <utility>
 
 namespace codetok {
@@ -9,24 +10,11 @@ namespace {
 
 // UTF-8 of one char as ``str.encode`` writes it: "surrogatepass" for a str source,
 // "surrogateescape" (U+DC80..U+DCFF are the bytes 0x80..0xFF) for a decoded bytes source.
-inline void append_utf8(Cp c, bool from_bytes, std::string& out) {
-    if (from_bytes && c >= 0xDC80 && c <= 0xDCFF) {
-        out.push_back(static_cast<char>(c - 0xDC00));
-    } else if (c < 0x80) {
-        out.push_back(static_cast<char>(c));
-    } else if (c < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    } else if (c < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    }
+inline void append_utf8(Cp c, bool from_bytes, std::vector<uint8_t>& out) {
+    if (from_bytes && c >= 0xDC80 && c <= 0xDCFF)
+        out.push_back(static_cast<uint8_t>(c - 0xDC00));
+    else
+        utf8_append(c, out);
 }
 
 }  // namespace
@@ -102,7 +90,7 @@ struct CodeRouter::Call {
     // (into ``w.ids``); one token per byte when its tokens do not spell the bytes exactly
     // (or hold the unknown token).
     void encode(const ChannelSpec& c, const std::vector<Cp>& chars) {
-        std::string& bytes = w.utf8;
+        std::vector<uint8_t>& bytes = w.utf8;
         bytes.clear();
         for (Cp ch : chars) append_utf8(ch, from_bytes, bytes);
         w.cps.clear();
@@ -119,7 +107,8 @@ struct CodeRouter::Call {
                 break;
             }
             const size_t at = c.bytes_off[id], len = c.bytes_off[id + 1] - at;
-            if (pos + len > bytes.size() || bytes.compare(pos, len, c.bytes_blob, at, len) != 0) {
+            if (pos + len > bytes.size() ||
+                std::memcmp(bytes.data() + pos, c.bytes_blob.data() + at, len) != 0) {
                 exact = false;
                 break;
             }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bpe.hpp"
+#include "code_kinds.hpp"
 #include "code_pieces.hpp"
 #include "identifier_split.hpp"
 #include "pipeline.hpp"
@@ -25,26 +26,6 @@
 
 namespace codetok {
 namespace code {
-
-// Lexeme kinds (``LexemeKind``, codetok/code/kinds.py).
-enum Kind : uint8_t {
-    kKeyword = 0,
-    kIdentifier = 1,
-    kOperator = 2,
-    kPunctuation = 3,
-    kNumber = 4,
-    kString = 5,
-    kComment = 6,
-    kDocstring = 7,
-    kWhitespace = 8,
-    kNewline = 9,
-    kIndent = 10,
-    kDedent = 11,
-};
-
-// Unit ops that are not reserved token ids (``router.CODE`` / ``router.COMMENT``).
-constexpr int32_t kCodeOp = -1;
-constexpr int32_t kCommentOp = -2;
 
 // One subword channel: a byte-level BPE model, its id offset and every id's bytes.
 struct ChannelSpec {
@@ -115,7 +96,7 @@ class CodeRouter {
     struct Scratch {
         IdentifierRules::Scratch rules;
         std::vector<uint32_t> lens;
-        std::string utf8;
+        std::vector<uint8_t> utf8;
         std::vector<Cp> cps;
         BpeOutput bpe;
         std::vector<Cp> chars;

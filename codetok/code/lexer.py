@@ -105,52 +105,14 @@ def lex(
     base = 3 if data.startswith(_BOM) else 0
     body = data[base:] if base else data
     plan = native_lexer(grammar)
-    if plan is not None:
-        k, nt, pt, bs, be, cs, ce, ln, co, fl, has_error = plan.lex(
-            grammar.capsule, data, base, text, from_bytes
-        )
-        return Lexemes(
-            language=grammar.name,
-            source=source,
-            text=text,
-            data=data,
-            kinds=k,
-            node_types=nt,
-            parent_types=pt,
-            byte_starts=bs,
-            byte_ends=be,
-            char_starts=cs,
-            char_ends=ce,
-            lines=ln,
-            cols=co,
-            flags=fl,
-            type_names=grammar.type_names,
-            has_error=bool(has_error),
-            tree=None,
-            tree_offset=base,
-        )
-    tree = grammar.parser().parse(body)
-    out, block_list = _walk(tree.root_node, grammar)
-    records = np.array(out, np.int64).reshape(-1, 6)
-    blocks = np.array(block_list, np.int64).reshape(-1, 4)
-    root_kid = tree.root_node.kind_id
-    has_error = bool(tree.root_node.has_error)
-    covered = int(records[-1, 1]) if len(records) else 0
-    if len(body) > covered:  # bytes after the root node, such as trailing blank lines
-        root_t = grammar.type_index[min(root_kid, len(grammar.type_index) - 1)]
-        tail = [covered, len(body), len(grammar.leaf_kinds) - 2, root_t, 0, 0]
-        records = np.concatenate([records, np.array([tail], np.int64)])
-    k, nt, pt, fl, bs, be = _records_to_columns(records, body, grammar)
-    if base:
-        bs = np.concatenate([np.zeros(1, np.int64), bs + base])
-        be = np.concatenate([np.array([3], np.int64), be + base])
-        k = np.concatenate([np.array([_K.WHITESPACE], np.uint8), k])
-        nt = np.concatenate([np.zeros(1, np.uint16), nt])
-        pt = np.concatenate([np.zeros(1, np.uint16), pt])
-        fl = np.concatenate([np.zeros(1, np.uint8), fl])
-    if len(blocks):
-        k, nt, pt, fl, bs, be = insert_layout(blocks, base, len(data), k, nt, pt, fl, bs, be)
-    cs, ce, ln, co = _positions(text, data, from_bytes, bs, be)
+    tree = None
+    if plan is not None:  # the same columns, in one native call (native_lexer.py)
+        *columns, has_error = plan.lex(grammar.capsule, data, base, text, from_bytes)
+    else:
+        tree = grammar.parser().parse(body)
+        has_error = tree.root_node.has_error
+        columns = _columns(tree, grammar, data, base, text, from_bytes)
+    k, nt, pt, bs, be, cs, ce, ln, co, fl = columns
     return Lexemes(
         language=grammar.name,
         source=source,
@@ -171,6 +133,36 @@ def lex(
         tree=tree,
         tree_offset=base,
     )
+
+
+def _columns(
+    tree: object, grammar: Grammar, data: bytes, base: int, text: str, from_bytes: bool
+) -> tuple[np.ndarray, ...]:
+    """Every column of the lexemes of ``data`` (``data[base:]`` parsed into ``tree``):
+    kinds, node types, parent types, byte starts and ends, char starts and ends, lines,
+    columns, flags."""
+    body = data[base:] if base else data
+    root = tree.root_node  # type: ignore[attr-defined]
+    out, block_list = _walk(root, grammar)
+    records = np.array(out, np.int64).reshape(-1, 6)
+    blocks = np.array(block_list, np.int64).reshape(-1, 4)
+    covered = int(records[-1, 1]) if len(records) else 0
+    if len(body) > covered:  # bytes after the root node, such as trailing blank lines
+        root_t = grammar.type_index[min(root.kind_id, len(grammar.type_index) - 1)]
+        tail = [covered, len(body), len(grammar.leaf_kinds) - 2, root_t, 0, 0]
+        records = np.concatenate([records, np.array([tail], np.int64)])
+    k, nt, pt, fl, bs, be = _records_to_columns(records, body, grammar)
+    if base:
+        bs = np.concatenate([np.zeros(1, np.int64), bs + base])
+        be = np.concatenate([np.array([3], np.int64), be + base])
+        k = np.concatenate([np.array([_K.WHITESPACE], np.uint8), k])
+        nt = np.concatenate([np.zeros(1, np.uint16), nt])
+        pt = np.concatenate([np.zeros(1, np.uint16), pt])
+        fl = np.concatenate([np.zeros(1, np.uint8), fl])
+    if len(blocks):
+        k, nt, pt, fl, bs, be = insert_layout(blocks, base, len(data), k, nt, pt, fl, bs, be)
+    cs, ce, ln, co = _positions(text, data, from_bytes, bs, be)
+    return k, nt, pt, bs, be, cs, ce, ln, co, fl
 
 
 def _text_kind(raw: bytes) -> int:
