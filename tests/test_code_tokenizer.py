@@ -353,3 +353,29 @@ def test_load_errors(tmp_path: Path) -> None:
     bad.write_text("{", encoding="utf-8")
     with pytest.raises(FormatError, match="invalid JSON"):
         CodeTokenizer.load(bad)
+
+
+def test_encoding_lists_are_built_on_first_read(tok: CodeTokenizer) -> None:
+    enc = tok.encode("def f(x):\n    return x + 1  # one\n", "python")
+    assert enc._ids is None and enc._tokens is None  # arrays only, until asked
+    assert len(enc) == enc.ids_array.size == len(enc.spans)
+    assert enc.ids == enc.ids_array.tolist()
+    assert enc.tokens == [tok.id_to_token(i) for i in enc.ids]
+    assert enc.to_dict()["tokens"] == enc.tokens
+    enc.ids = enc.ids[:3]
+    assert enc.ids_array.tolist() == enc.ids and len(enc) == 3
+
+
+def test_encoding_needs_tokens_or_vocab(tok: CodeTokenizer) -> None:
+    from codetok.code.code_encoding import CodeEncoding
+
+    enc = tok.encode("x\n", "python")
+    fields = dict(
+        kinds=enc.kinds, node_type_ids=enc.node_type_ids, type_names=enc.type_names,
+        lexeme_indices=enc.lexeme_indices, spans=enc.spans, byte_spans=enc.byte_spans,
+        lines=enc.lines, language="python", source_is_bytes=False, lossless=True,
+        lexemes=enc.lexemes,
+    )  # fmt: skip
+    with pytest.raises(TypeError, match="tokens or a vocab"):
+        CodeEncoding(enc.ids, None, **fields)
+    assert CodeEncoding(enc.ids, ["x", "<NL>"], **fields).tokens == ["x", "<NL>"]

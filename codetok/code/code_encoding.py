@@ -10,7 +10,7 @@ span at their position. It does not tokenize anything itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -21,13 +21,13 @@ from .lexemes import Lexemes
 __all__ = ["CodeEncoding"]
 
 
-@dataclass(eq=False)
 class CodeEncoding:
     """Token ids of one source file with what each token is and where it comes from.
 
     Attributes:
-        ids: token ids.
-        tokens: token strings (byte-level spelling for subword tokens).
+        ids: token ids (a list, built on first read from :attr:`ids_array`).
+        ids_array: the ids as an ``int64`` array.
+        tokens: token strings (byte-level spelling for subword tokens; built on first read).
         kinds: ``uint8`` :class:`~codetok.code.LexemeKind` of each token's lexeme.
         node_type_ids: ``uint16`` indices into :attr:`type_names`.
         type_names: node type names of the language.
@@ -41,28 +41,105 @@ class CodeEncoding:
             dropped or whitespace normalized; decoding then gives the normalized source.
         lexemes: the lexeme stream the tokens come from.
 
+    Args:
+        ids: the ids, as a list or an int array.
+        tokens: the token strings, or None to look each id up in ``vocab`` on first read.
+        vocab: token string by id (with ``tokens=None``).
+        The other arguments are the attributes of the same names.
+
     >>> from codetok.code import CodeTokenizer
     >>> enc = CodeTokenizer.default().encode("x = 1\\n", "python")
     >>> [k.name for k in enc.kind_list()]
     ['IDENTIFIER', 'WHITESPACE', 'OPERATOR', 'WHITESPACE', 'NUMBER', 'NEWLINE']
     """
 
-    ids: list[int]
-    tokens: list[str]
-    kinds: np.ndarray
-    node_type_ids: np.ndarray
-    type_names: tuple[str, ...]
-    lexeme_indices: np.ndarray
-    spans: np.ndarray
-    byte_spans: np.ndarray
-    lines: np.ndarray
-    language: str
-    source_is_bytes: bool
-    lossless: bool
-    lexemes: Lexemes
+    __slots__ = (
+        "_ids",
+        "_id_array",
+        "_tokens",
+        "_vocab",
+        "kinds",
+        "node_type_ids",
+        "type_names",
+        "lexeme_indices",
+        "spans",
+        "byte_spans",
+        "lines",
+        "language",
+        "source_is_bytes",
+        "lossless",
+        "lexemes",
+    )
+
+    def __init__(
+        self,
+        ids: list[int] | np.ndarray,
+        tokens: list[str] | None,
+        kinds: np.ndarray,
+        node_type_ids: np.ndarray,
+        type_names: tuple[str, ...],
+        lexeme_indices: np.ndarray,
+        spans: np.ndarray,
+        byte_spans: np.ndarray,
+        lines: np.ndarray,
+        language: str,
+        source_is_bytes: bool,
+        lossless: bool,
+        lexemes: Lexemes,
+        *,
+        vocab: Sequence[str] | None = None,
+    ) -> None:
+        if tokens is None and vocab is None:
+            raise TypeError("CodeEncoding needs tokens or a vocab to look them up in")
+        self._ids = ids if isinstance(ids, list) else None
+        self._id_array = np.asarray(ids, np.int64) if self._ids is None else None
+        self._tokens = tokens
+        self._vocab = vocab
+        self.kinds = kinds
+        self.node_type_ids = node_type_ids
+        self.type_names = type_names
+        self.lexeme_indices = lexeme_indices
+        self.spans = spans
+        self.byte_spans = byte_spans
+        self.lines = lines
+        self.language = language
+        self.source_is_bytes = source_is_bytes
+        self.lossless = lossless
+        self.lexemes = lexemes
+
+    @property
+    def ids(self) -> list[int]:
+        """Token ids."""
+        if self._ids is None:
+            self._ids = self._id_array.tolist()  # type: ignore[union-attr]
+        return self._ids
+
+    @ids.setter
+    def ids(self, value: list[int]) -> None:
+        self._ids = list(value)
+        self._id_array = None
+
+    @property
+    def ids_array(self) -> np.ndarray:
+        """Token ids as an ``int64`` array."""
+        if self._id_array is None:
+            self._id_array = np.asarray(self._ids, np.int64)
+        return self._id_array
+
+    @property
+    def tokens(self) -> list[str]:
+        """Token strings (byte-level spelling for subword tokens)."""
+        if self._tokens is None:
+            vocab = self._vocab
+            self._tokens = [vocab[i] for i in self.ids]  # type: ignore[index]
+        return self._tokens
+
+    @tokens.setter
+    def tokens(self, value: list[str]) -> None:
+        self._tokens = list(value)
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return len(self._ids) if self._ids is not None else len(self._id_array)  # type: ignore[arg-type]
 
     def __repr__(self) -> str:
         flag = "" if self.lossless else " normalized"

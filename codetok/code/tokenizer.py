@@ -423,7 +423,6 @@ class CodeTokenizer:
         opts: RouterOptions,
     ) -> CodeEncoding:
         id_arr = np.asarray(ids, np.int64)
-        ids = id_arr.tolist()
         ascii_ = len(text) == len(data)
         u_start = np.array(routed.starts, np.int64)
         u_end = np.array(routed.ends, np.int64)
@@ -451,16 +450,18 @@ class CodeTokenizer:
         nl = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
         lines = np.searchsorted(nl, bstart, "left") + 1
         lex_idx = np.array(routed.lexemes, np.int64)[tu] if tu.size else np.zeros(0, np.int64)
-        tokens = self._tokens
         return CodeEncoding(
-            ids=ids,
-            tokens=[tokens[i] for i in ids],
+            ids=id_arr,
+            tokens=None,
+            vocab=self._tokens,
             kinds=lexemes.kinds[lex_idx],
             node_type_ids=lexemes.node_types[lex_idx],
             type_names=lexemes.type_names,
             lexeme_indices=lex_idx,
-            spans=np.stack([cstart, cend], axis=1) if ids else np.zeros((0, 2), np.int64),
-            byte_spans=np.stack([bstart, bend], axis=1) if ids else np.zeros((0, 2), np.int64),
+            spans=np.stack([cstart, cend], axis=1) if id_arr.size else np.zeros((0, 2), np.int64),
+            byte_spans=(
+                np.stack([bstart, bend], axis=1) if id_arr.size else np.zeros((0, 2), np.int64)
+            ),
             lines=lines,
             language=lexemes.language,
             source_is_bytes=isinstance(lexemes.source, bytes),
