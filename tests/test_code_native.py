@@ -62,7 +62,7 @@ def units(tok: CodeTokenizer, lexemes: Lexemes, opts: RouterOptions) -> tuple:
             PieceSplitter(opts.digits, max_piece=opts.max_piece),
         )
     else:
-        routed = run_router(router, lexemes, tok._index, opts)[2]
+        routed = run_router(router, lexemes, tok._index, opts).routed
     return list(routed.starts), list(routed.ends), list(routed.lexemes), routed.lossless
 
 

@@ -58,6 +58,8 @@ RouterSpec spec_of(const py::dict& d) {
     const long long cap = d["max_piece"].cast<long long>();
     if (cap < 1) throw py::value_error("max_piece must be positive");
     s.cap = static_cast<size_t>(cap);
+    s.lengths = d["lengths"].cast<std::vector<int64_t>>();
+    s.lossless = d["lossless"].cast<bool>();
     s.split_identifiers = d["split_identifiers"].cast<bool>();
     s.comment_markers = d["comment_markers"].cast<bool>();
     s.drop_comments = d["drop_comments"].cast<bool>();
@@ -146,7 +148,9 @@ py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_by
     const size_t units = out.unit_start.size(), tokens = out.ids.size();
     return py::make_tuple(to_array(out.ids, tokens, 1), to_array(out.tok_unit, tokens, 1),
                           to_array(out.unit_start, units, 1), to_array(out.unit_end, units, 1),
-                          to_array(out.unit_lex, units, 1));
+                          to_array(out.unit_lex, units, 1), to_array(out.tok_lex, tokens, 1),
+                          to_array(out.byte_spans, tokens, 2), to_array(out.char_spans, tokens, 2),
+                          to_array(out.lines, tokens, 1));
 }
 
 #ifdef CODETOK_TREE_SITTER
@@ -341,7 +345,7 @@ void bind_code(py::module_& m) {
              py::arg("starts"), py::arg("ends"), py::arg("doc_lex"), py::arg("doc_off"),
              py::arg("doc_id"), py::arg("split"),
              "Route and encode one file's lexemes: (ids, token unit, unit start, unit end, "
-             "unit lexeme) arrays.");
+             "unit lexeme, token lexeme, byte spans, char spans, lines) arrays.");
 }
 
 }  // namespace bind

@@ -1,6 +1,7 @@
 // See code_router.hpp. Each step names the Python code it repeats.
 #include "code_router.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -270,7 +271,77 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
         }
     }
     scratch_.give(std::move(scratch));
+    if (ok) annotate(text, n, from_bytes, out);
     return ok;
+}
+
+// Units start in source order and tokens follow their units, so one pass over the text
+// keeps char, byte and line positions together.
+template <class CharT>
+void CodeRouter::annotate(const CharT* text, size_t n, bool from_bytes, CodeRouted& out) const {
+    auto width = [&](size_t k) -> int64_t {
+        const uint32_t c = text[k];
+        if (from_bytes && c >= 0xDC80 && c <= 0xDCFF) return 1;
+        return 1 + (c >= 0x80) + (c >= 0x800) + (c >= 0x10000);
+    };
+    // A cursor over the text: ``chr`` chars (``byte`` bytes, ``nl`` newlines) behind it.
+    struct Cursor {
+        size_t chr = 0;
+        int64_t byte = 0, nl = 0;
+    };
+    Cursor at;
+    auto to_char = [&](Cursor& c, size_t k) {  // move forward to char k
+        while (c.chr < k && c.chr < n) {
+            c.byte += width(c.chr);
+            c.nl += text[c.chr] == '\n';
+            ++c.chr;
+        }
+    };
+    // The char holding byte ``b`` (at or after ``c``), and the first char starting at or
+    // after ``b``.
+    auto char_of = [&](Cursor& c, int64_t b) {
+        while (c.chr < n && c.byte + width(c.chr) <= b) to_char(c, c.chr + 1);
+    };
+    const size_t tokens = out.ids.size();
+    out.tok_lex.resize(tokens);
+    out.byte_spans.resize(2 * tokens);
+    out.char_spans.resize(2 * tokens);
+    out.lines.resize(tokens);
+    const std::vector<int64_t>& lengths = spec_.lengths;
+    size_t t = 0;
+    Cursor start, end;
+    for (size_t u = 0; u < out.unit_start.size(); ++u) {
+        to_char(at, static_cast<size_t>(out.unit_start[u]));
+        const int64_t ub = at.byte;
+        int64_t ue = 0;
+        if (!spec_.lossless) {
+            Cursor e = at;
+            to_char(e, static_cast<size_t>(out.unit_end[u]));
+            ue = e.byte;
+        }
+        int64_t b = ub;
+        for (; t < tokens && out.tok_unit[t] == static_cast<int64_t>(u); ++t) {
+            const int32_t id = out.ids[t];
+            const int64_t len = id >= 0 && static_cast<size_t>(id) < lengths.size() ? lengths[id] : 0;
+            int64_t b0 = b, b1 = b + len;
+            b = b1;
+            if (!spec_.lossless) {
+                b0 = std::min(b0, ue);
+                b1 = std::min(b1, ue);
+            }
+            if (start.byte > b0) start = Cursor{};  // (spans never go back; kept safe)
+            char_of(start, b0);
+            if (end.byte > b1) end = Cursor{};
+            to_char(end, start.chr);
+            while (end.chr < n && end.byte < b1) to_char(end, end.chr + 1);
+            out.tok_lex[t] = out.unit_lex[u];
+            out.byte_spans[2 * t] = b0;
+            out.byte_spans[2 * t + 1] = b1;
+            out.char_spans[2 * t] = static_cast<int64_t>(start.chr);
+            out.char_spans[2 * t + 1] = static_cast<int64_t>(end.chr);
+            out.lines[t] = start.nl + 1;
+        }
+    }
 }
 
 template bool CodeRouter::run<uint8_t>(const uint8_t*, size_t, bool, const LexemeView&,

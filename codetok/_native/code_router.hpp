@@ -39,6 +39,8 @@ struct ChannelSpec {
 };
 
 struct RouterSpec {
+    std::vector<int64_t> lengths;  // bytes each id spells (its surface for reserved ids)
+    bool lossless = true;           // no dropped comments or docstrings
     Digits digits = Digits::Group3;
     size_t cap = 64;  // max_piece
     bool split_identifiers = true;
@@ -73,6 +75,9 @@ struct CodeRouted {
     std::vector<int64_t> unit_start, unit_end, unit_lex;
     std::vector<int32_t> ids;
     std::vector<int64_t> tok_unit;
+    // Per token (``CodeTokenizer._annotate``): its lexeme, byte span and char span (pairs)
+    // and 1-based line.
+    std::vector<int64_t> tok_lex, byte_spans, char_spans, lines;
 };
 
 // Piece lengths of a non-ASCII identifier (Python's splitter); false: a Python error.
@@ -93,6 +98,9 @@ class CodeRouter {
              const DocCuts& cuts, SplitFallback fallback, void* ctx, CodeRouted& out) const;
 
   private:
+    // Reference: ``CodeTokenizer._annotate``: each token's lexeme, spans and line.
+    template <class CharT>
+    void annotate(const CharT* text, size_t n, bool from_bytes, CodeRouted& out) const;
     struct Scratch {
         IdentifierRules::Scratch rules;
         std::vector<uint32_t> lens;

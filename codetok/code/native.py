@@ -20,7 +20,7 @@ native byte-level BPE (WordPiece, Unigram, BPE with dropout), native plans switc
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import regex
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from .lexemes import Lexemes
     from .tokenizer import CodeTokenizer
 
-__all__ = ["code_classes", "compile_router", "run_router"]
+__all__ = ["code_classes", "compile_router", "run_router", "NativeRouted"]
 
 #: Bits of :func:`code_classes` (code_pieces.hpp reads the same).
 _CLASSES = ((1, r"\p{L}"), (2, r"\p{M}"), (4, r"\p{Nd}"), (8, r"\s"))
@@ -116,6 +116,8 @@ def compile_router(tok: CodeTokenizer, language: str, options: RouterOptions) ->
     index = tok._index
     keywords = tok.reserved.keywords.get(language, {}) if options.keyword_tokens else {}
     spec = {
+        "lengths": tok._lengths,
+        "lossless": options.lossless,
         "digits": DIGIT_POLICIES.index(options.digits),
         "max_piece": options.max_piece,
         "split_identifiers": options.split_identifiers,
@@ -156,13 +158,26 @@ def _doc_cuts(
     return np.array(lex, np.int64), np.array(off, np.int64), np.array(ids, np.int32)
 
 
+class NativeRouted(NamedTuple):
+    """One file through the native router: the units (``routed``, as :func:`route` cuts
+    them) and, per token, what ``CodeTokenizer._annotate`` works out."""
+
+    ids: np.ndarray
+    tok_unit: np.ndarray
+    routed: Routed
+    lexeme_indices: np.ndarray
+    byte_spans: np.ndarray
+    spans: np.ndarray
+    lines: np.ndarray
+
+
 def run_router(
     router: Any, lexemes: Lexemes, index: dict[str, int], options: RouterOptions
-) -> tuple[np.ndarray, np.ndarray, Routed]:
-    """Route and encode one file: ``(ids, token -> unit, units)``, as
-    ``CodeTokenizer._encode_lexemes`` makes them with the Python router."""
+) -> NativeRouted:
+    """Route and encode one file, as ``CodeTokenizer._encode_lexemes`` does with the Python
+    router (see :class:`NativeRouted`)."""
     doc_lex, doc_off, doc_ids = _doc_cuts(lexemes, index, options)
-    ids, tok_unit, starts, ends, lex = router.run(
+    ids, tok_unit, starts, ends, lex, tok_lex, byte_spans, spans, lines = router.run(
         lexemes.source_text,
         isinstance(lexemes.source, bytes),
         lexemes.kinds,
@@ -174,4 +189,4 @@ def run_router(
         _split_lengths,
     )
     routed = Routed(starts=starts, ends=ends, lexemes=lex, lossless=options.lossless)
-    return ids, tok_unit, routed
+    return NativeRouted(ids, tok_unit, routed, tok_lex, byte_spans, spans, lines)

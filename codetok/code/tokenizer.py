@@ -381,10 +381,23 @@ class CodeTokenizer:
     def _encode_lexemes(self, lexemes: Lexemes, opts: RouterOptions) -> CodeEncoding:
         router = self._router(lexemes.language, opts)
         if not isinstance(router, str):
-            ids, tok_unit, routed = run_router(router, lexemes, self._index, opts)
-            text = lexemes.source_text
-            data = lexemes.source_bytes
-            return self._annotate(lexemes, routed, ids, tok_unit, text, data, opts)
+            r = run_router(router, lexemes, self._index, opts)
+            return CodeEncoding(
+                ids=r.ids,
+                tokens=None,
+                vocab=self._tokens,
+                kinds=lexemes.kinds[r.lexeme_indices],
+                node_type_ids=lexemes.node_types[r.lexeme_indices],
+                type_names=lexemes.type_names,
+                lexeme_indices=r.lexeme_indices,
+                spans=r.spans,
+                byte_spans=r.byte_spans,
+                lines=r.lines,
+                language=lexemes.language,
+                source_is_bytes=isinstance(lexemes.source, bytes),
+                lossless=opts.lossless,
+                lexemes=lexemes,
+            )
         splitter = self._splitter
         if opts.digits != splitter.digits or opts.max_piece != splitter.max_piece:
             splitter = PieceSplitter(opts.digits, max_piece=opts.max_piece)
