@@ -308,6 +308,28 @@ void CodeRouter::annotate(const CharT* text, size_t n, bool from_bytes, CodeRout
     out.char_spans.resize(2 * tokens);
     out.lines.resize(tokens);
     const std::vector<int64_t>& lengths = spec_.lengths;
+    bool ascii = true;
+    for (size_t k = 0; k < n && ascii; ++k) ascii = text[k] < 0x80;
+    if (ascii && spec_.lossless) {  // chars are bytes, and tokens spell their units
+        int64_t nl = 0, scanned = 0;
+        size_t t = 0;
+        for (size_t u = 0; u < out.unit_start.size(); ++u) {
+            int64_t b = out.unit_start[u];
+            for (; t < tokens && out.tok_unit[t] == static_cast<int64_t>(u); ++t) {
+                const int32_t id = out.ids[t];
+                const int64_t len =
+                    id >= 0 && static_cast<size_t>(id) < lengths.size() ? lengths[id] : 0;
+                for (; scanned < b && scanned < static_cast<int64_t>(n); ++scanned)
+                    nl += text[scanned] == '\n';
+                out.tok_lex[t] = out.unit_lex[u];
+                out.byte_spans[2 * t] = out.char_spans[2 * t] = b;
+                out.byte_spans[2 * t + 1] = out.char_spans[2 * t + 1] = b + len;
+                out.lines[t] = nl + 1;
+                b += len;
+            }
+        }
+        return;
+    }
     size_t t = 0;
     Cursor start, end;
     for (size_t u = 0; u < out.unit_start.size(); ++u) {
