@@ -17,8 +17,9 @@ On the same files of each language (from ``corpora/fetch_code.py``), measures:
 * plain byte-level BPE on the raw text: GPT-2 through codetok's ``Tokenizer`` and through
   HF ``tokenizers``.
 
-Every figure is one thread, files encoded one at a time, bytes of UTF-8 source per second
-of wall time (best of ``--repeat`` runs).
+Every figure is one thread, files encoded one at a time (but for the ``encode_batch`` row:
+all files in one call on 2 threads), bytes of UTF-8 source per second of wall time (best of
+``--repeat`` runs).
 
     python corpora/fetch_code.py /tmp/code_corpus --max-mb 6
     python benchmarks/code_bench.py /tmp/code_corpus --mb 2 --repeat 2
@@ -53,14 +54,21 @@ def load_texts(root: Path, language: str, megabytes: float) -> list[str]:
     return texts
 
 
-def timed(fn: Callable[[str], object], texts: list[str], repeat: int) -> float:
-    """Best wall time of running ``fn`` on every text."""
-    fn(texts[0][:2000])  # warm caches
+#: Marks a case that takes the whole list of texts in one call (the others take one text).
+BATCH = "batch: "
+
+
+def timed(fn: Callable[..., object], texts: list[str], repeat: int, batch: bool = False) -> float:
+    """Best wall time of running ``fn`` on every text (``batch``: on the list, once)."""
+    fn([texts[0][:2000]] if batch else texts[0][:2000])  # warm caches
     best = float("inf")
     for _ in range(repeat):
         t0 = time.perf_counter()
-        for t in texts:
-            fn(t)
+        if batch:
+            fn(texts)
+        else:
+            for t in texts:
+                fn(t)
         best = min(best, time.perf_counter() - t0)
     return best
 
@@ -145,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
             cases["codetok CodeTokenizer (parse+lex+route+subwords)"] = lambda t, lang=lang: (
                 code_tok.encode(t, lang)
             )
+            cases[BATCH + "codetok CodeTokenizer encode_batch, 2 threads"] = lambda ts, lang=lang: (
+                code_tok.encode_batch(ts, lang, num_threads=2)
+            )
         if not isinstance(ctk, str):
             cases["code-tokenize (parse+tokens)"] = lambda t, lang=lang: ctk(t, CT_LANG[lang])
             cases["code-tokenize + HF GPT-2 BPE"] = lambda t, lang=lang: hf_bpe.encode(
@@ -154,8 +165,10 @@ def main(argv: list[str] | None = None) -> int:
         cases["plain BPE: HF tokenizers GPT-2 (raw text)"] = lambda t: hf_bpe.encode(t)
         parse_rate = 0.0
         for name, fn in cases.items():
+            batch = name.startswith(BATCH)
+            name = name.removeprefix(BATCH)
             try:
-                rate = mb / timed(fn, texts, args.repeat)
+                rate = mb / timed(fn, texts, args.repeat, batch)
             except Exception as e:  # noqa: BLE001 - a peer failing is a result too
                 name, rate = f"{name} FAILED: {type(e).__name__}: {str(e)[:60]}", 0.0
             parse_rate = parse_rate or rate

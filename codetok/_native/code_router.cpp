@@ -351,9 +351,9 @@ void CodeRouter::annotate(const CharT* text, size_t n, bool from_bytes, CodeRout
                 b0 = std::min(b0, ue);
                 b1 = std::min(b1, ue);
             }
-            if (start.byte > b0) start = Cursor{};  // (spans never go back; kept safe)
+            // Spans never go back (units in source order, tokens in their units), so both
+            // cursors only move forward: the char holding b0, the first char from b1 on.
             char_of(start, b0);
-            if (end.byte > b1) end = Cursor{};
             to_char(end, start.chr);
             while (end.chr < n && end.byte < b1) to_char(end, end.chr + 1);
             out.tok_lex[t] = out.unit_lex[u];
