@@ -59,26 +59,43 @@ def _read_source(path: str) -> bytes:
 
 
 def cmd_lex(args: argparse.Namespace) -> int:
-    from .code import lex
+    from .code import LexemeKind, lex
 
     data = _read_source(args.file)
     lexemes = lex(data, args.language, path=args.file)
     out = sys.stdout
     if args.format == "json":
+        # column by column (a Lexeme per row costs more than the lexing itself)
+        kind_names = {k.value: k.name for k in LexemeKind}
+        names = lexemes.type_names
+        columns = zip(
+            [kind_names[k] for k in lexemes.kinds.tolist()],
+            lexemes.texts(),
+            [names[t] for t in lexemes.node_types.tolist()],
+            [names[t] for t in lexemes.parent_types.tolist()],
+            lexemes.byte_starts.tolist(),
+            lexemes.byte_ends.tolist(),
+            lexemes.char_starts.tolist(),
+            lexemes.char_ends.tolist(),
+            lexemes.lines.tolist(),
+            lexemes.cols.tolist(),
+            strict=True,
+        )
         rows = [
             {
-                "kind": lx.kind.name,
-                "text": lx.text,
-                "node_type": lx.node_type,
-                "parent_type": lx.parent_type,
-                "byte_span": list(lx.byte_span),
-                "char_span": list(lx.char_span),
-                "line": lx.line,
-                "col": lx.col,
+                "kind": kind,
+                "text": text,
+                "node_type": node_type,
+                "parent_type": parent_type,
+                "byte_span": [bs, be],
+                "char_span": [cs, ce],
+                "line": line,
+                "col": col,
             }
-            for lx in lexemes
+            for kind, text, node_type, parent_type, bs, be, cs, ce, line, col in columns
         ]
-        json.dump({"language": lexemes.language, "lexemes": rows}, out, ensure_ascii=False)
+        doc = {"language": lexemes.language, "lexemes": rows}
+        out.write(json.dumps(doc, ensure_ascii=False))  # one write: dump() writes per item
         out.write("\n")
         return 0
     out.write(f"# {args.file}: {lexemes.language}, {len(lexemes)} lexemes\n")

@@ -29,6 +29,21 @@ def test_lex_table_and_json(source_file, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["language"] == "python"
     assert "".join(row["text"] for row in data["lexemes"]) == SOURCE
+    from codetok.code import lex
+
+    assert data["lexemes"] == [
+        {
+            "kind": lx.kind.name,
+            "text": lx.text,
+            "node_type": lx.node_type,
+            "parent_type": lx.parent_type,
+            "byte_span": list(lx.byte_span),
+            "char_span": list(lx.char_span),
+            "line": lx.line,
+            "col": lx.col,
+        }
+        for lx in lex(source_file.read_bytes(), path=source_file)
+    ]
 
 
 def test_split(capsys):
