@@ -146,11 +146,15 @@ py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_by
     }
     if (!ok) throw py::error_already_set();
     const size_t units = out.unit_start.size(), tokens = out.ids.size();
-    return py::make_tuple(to_array(out.ids, tokens, 1), to_array(out.tok_unit, tokens, 1),
-                          to_array(out.unit_start, units, 1), to_array(out.unit_end, units, 1),
-                          to_array(out.unit_lex, units, 1), to_array(out.tok_lex, tokens, 1),
-                          to_array(out.byte_spans, tokens, 2), to_array(out.char_spans, tokens, 2),
-                          to_array(out.lines, tokens, 1));
+    return py::make_tuple(
+        move_to_array(std::move(out.ids), tokens, 1), move_to_array(std::move(out.tok_unit), tokens, 1),
+        move_to_array(std::move(out.unit_start), units, 1),
+        move_to_array(std::move(out.unit_end), units, 1),
+        move_to_array(std::move(out.unit_lex), units, 1),
+        move_to_array(std::move(out.tok_lex), tokens, 1),
+        move_to_array(std::move(out.byte_spans), tokens, 2),
+        move_to_array(std::move(out.char_spans), tokens, 2),
+        move_to_array(std::move(out.lines), tokens, 1));
 }
 
 #ifdef CODETOK_TREE_SITTER
@@ -291,10 +295,13 @@ py::tuple lex_file(LexPlan& plan, const py::capsule& language, const py::bytes& 
     if (!parsed) throw py::value_error("tree-sitter could not parse with this language (ABI version)");
     if (!built) throw py::error_already_set();
     const size_t n = c.kinds.size();
-    return py::make_tuple(to_array(c.kinds, n, 1), to_array(c.types, n, 1),
-                          to_array(c.parents, n, 1), to_array(c.bs, n, 1), to_array(c.be, n, 1),
-                          to_array(c.cs, n, 1), to_array(c.ce, n, 1), to_array(c.lines, n, 1),
-                          to_array(c.cols, n, 1), to_array(c.flags, n, 1), walked.has_error);
+    return py::make_tuple(
+        move_to_array(std::move(c.kinds), n, 1), move_to_array(std::move(c.types), n, 1),
+        move_to_array(std::move(c.parents), n, 1), move_to_array(std::move(c.bs), n, 1),
+        move_to_array(std::move(c.be), n, 1), move_to_array(std::move(c.cs), n, 1),
+        move_to_array(std::move(c.ce), n, 1), move_to_array(std::move(c.lines), n, 1),
+        move_to_array(std::move(c.cols), n, 1), move_to_array(std::move(c.flags), n, 1),
+        walked.has_error);
 }
 #endif
 

@@ -386,6 +386,17 @@ inline std::vector<int32_t> sorted_ids(const py::handle& ids) {
     return out;
 }
 
+// A numpy array that takes over ``v``'s buffer (no copy; ``v`` is left empty): ``rows``
+// entries, or ``rows`` x ``cols`` when ``cols`` > 1.
+template <class T>
+py::array_t<T> move_to_array(std::vector<T>&& v, size_t rows, size_t cols) {
+    auto* owner = new std::vector<T>(std::move(v));
+    py::capsule base(owner, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+    if (cols == 1) return py::array_t<T>({static_cast<py::ssize_t>(rows)}, owner->data(), base);
+    return py::array_t<T>({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(cols)},
+                          owner->data(), base);
+}
+
 template <class T>
 py::array_t<T> to_array(const std::vector<T>& v, size_t rows, size_t cols) {
     py::array_t<T> a = cols == 1 ? py::array_t<T>(static_cast<py::ssize_t>(rows))
