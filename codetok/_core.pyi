@@ -278,3 +278,50 @@ TABLE_LAYOUT: int
 
 def read_ranks(raw: bytes) -> dict[bytes, int] | int:
     """A ``.tiktoken`` file's bytes -> ranks, or the number of the first unplain line."""
+
+#: The tree-sitter runtime compiled in for the native code lexer (None: built without it).
+TREE_SITTER_VERSION: str | None
+
+class LexPlan:
+    """The native code lexer of one grammar (codetok/code/native_lexer.py builds it)."""
+
+    def __init__(
+        self,
+        walk: tuple[Any, ...],
+        columns: tuple[Any, ...],
+        text_kind: Any,
+        is_doc: Any,
+        blank: Any,
+    ) -> None: ...
+    def walk(self, language: Any, body: bytes) -> tuple[Any, Any, int, int, bool]:
+        """Parse and walk one file: (records, blocks, root kind id, root end, has_error)."""
+    def lex(
+        self, language: Any, data: bytes, base: int, text: str, from_bytes: bool
+    ) -> tuple[Any, ...]:
+        """Lex one file: the 10 lexeme columns and has_error."""
+
+class CodeRouter:
+    """The code tokenizer's native router (codetok/code/native.py builds it)."""
+
+    def __init__(
+        self,
+        spec: dict[str, Any],
+        rules: tuple[list[str], list[str], list[str], list[str]],
+        classes: bytes,
+        code: tuple[Any, ...],
+        comment: tuple[Any, ...],
+    ) -> None: ...
+    def run(
+        self,
+        text: str,
+        from_bytes: bool,
+        kinds: Any,
+        starts: Any,
+        ends: Any,
+        doc_lex: Any,
+        doc_off: Any,
+        doc_id: Any,
+        split: Any,
+    ) -> tuple[Any, ...]:
+        """Route and encode one file's lexemes: (ids, token unit, unit start, unit end, unit
+        lexeme, token lexeme, byte spans, char spans, lines) arrays."""
