@@ -7,7 +7,9 @@ On the same files of each language (from ``corpora/fetch_code.py``), measures:
   column is each row's speed over this one (issue target: the code tokenizer at >= 0.8);
 * ``codetok lex``: tree-sitter parse + codetok lexeme stream (:func:`codetok.code.lex`);
 * ``codetok CodeBERT``: parse + lex + GPT-2/RoBERTa BPE encode + token/lexeme alignment
-  (:class:`codetok.code.codebert.CodeBertTokenizer`);
+  (:class:`codetok.code.codebert.CodeBertTokenizer`), and ``transformers``' fast tokenizer
+  (``AutoTokenizer``, a ``RobertaTokenizerFast``) on the same CodeBERT-convention folder:
+  the same ``input_ids``, no lexemes (the peer of CodeBERT mode);
 * ``codetok CodeTokenizer``: the default code tokenizer (parse + lex + route + subwords),
   when its data file is installed;
 * ``code-tokenize``: the PyPI package ``code-tokenize`` (parse + program tokens), and the
@@ -123,6 +125,13 @@ def main(argv: list[str] | None = None) -> int:
 
     folder = codebert_folder(Path(tempfile.mkdtemp()) / "codebert")
     cb = CodeBertTokenizer(folder)
+    try:
+        from transformers import AutoTokenizer
+
+        hf_fast = AutoTokenizer.from_pretrained(str(folder))
+    except Exception as e:  # noqa: BLE001 - report why the row is missing
+        hf_fast = None
+        print(f"(transformers fast tokenizer skipped: {type(e).__name__}: {e})")
     ct_bpe = from_pretrained(folder)
     hf_bpe = tokenizers.Tokenizer.from_file(str(_hf_json(ct_bpe, folder)))
     try:
@@ -148,6 +157,11 @@ def main(argv: list[str] | None = None) -> int:
             "tree-sitter parse (Python bindings)": lambda t, p=ts_parser: p.parse(t.encode()),
             "codetok lex (parse+lex)": lambda t, lang=lang: lex(t, lang),
             "codetok CodeBERT (parse+lex+BPE+align)": lambda t, lang=lang: cb.encode(t, lang),
+            **(
+                {"transformers RobertaTokenizerFast (input_ids)": lambda t: hf_fast(t)["input_ids"]}
+                if hf_fast is not None
+                else {}
+            ),
         }
         if code_tok is not None:
             cases["codetok CodeTokenizer (parse+lex+route+subwords)"] = lambda t, lang=lang: (
