@@ -56,21 +56,23 @@ def load_texts(root: Path, language: str, megabytes: float) -> list[str]:
     return texts
 
 
-#: Marks a case that takes the whole list of texts in one call (the others take one text).
-BATCH = "batch: "
+def each(fn: Callable[[str], object]) -> Callable[[list[str]], None]:
+    """A case that encodes the texts one at a time with ``fn``."""
+
+    def run(texts: list[str]) -> None:
+        for t in texts:
+            fn(t)
+
+    return run
 
 
-def timed(fn: Callable[..., object], texts: list[str], repeat: int, batch: bool = False) -> float:
-    """Best wall time of running ``fn`` on every text (``batch``: on the list, once)."""
-    fn([texts[0][:2000]] if batch else texts[0][:2000])  # warm caches
+def timed(fn: Callable[[list[str]], object], texts: list[str], repeat: int) -> float:
+    """Best wall time of ``fn`` on the list of texts."""
+    fn([texts[0][:2000]])  # warm caches
     best = float("inf")
     for _ in range(repeat):
         t0 = time.perf_counter()
-        if batch:
-            fn(texts)
-        else:
-            for t in texts:
-                fn(t)
+        fn(texts)
         best = min(best, time.perf_counter() - t0)
     return best
 
@@ -153,36 +155,33 @@ def main(argv: list[str] | None = None) -> int:
             continue
         mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
         ts_parser = get_grammar(lang).parser()
-        cases: dict[str, Callable[[str], object]] = {
+        one: dict[str, Callable[[str], object]] = {
             "tree-sitter parse (Python bindings)": lambda t, p=ts_parser: p.parse(t.encode()),
             "codetok lex (parse+lex)": lambda t, lang=lang: lex(t, lang),
             "codetok CodeBERT (parse+lex+BPE+align)": lambda t, lang=lang: cb.encode(t, lang),
-            **(
-                {"transformers RobertaTokenizerFast (input_ids)": lambda t: hf_fast(t)["input_ids"]}
-                if hf_fast is not None
-                else {}
-            ),
         }
+        if hf_fast is not None:
+            one["transformers RobertaTokenizerFast (input_ids)"] = lambda t: hf_fast(t)["input_ids"]
         if code_tok is not None:
-            cases["codetok CodeTokenizer (parse+lex+route+subwords)"] = lambda t, lang=lang: (
+            one["codetok CodeTokenizer (parse+lex+route+subwords)"] = lambda t, lang=lang: (
                 code_tok.encode(t, lang)
             )
-            cases[BATCH + "codetok CodeTokenizer encode_batch, 2 threads"] = lambda ts, lang=lang: (
-                code_tok.encode_batch(ts, lang, num_threads=2)
-            )
         if not isinstance(ctk, str):
-            cases["code-tokenize (parse+tokens)"] = lambda t, lang=lang: ctk(t, CT_LANG[lang])
-            cases["code-tokenize + HF GPT-2 BPE"] = lambda t, lang=lang: hf_bpe.encode(
+            one["code-tokenize (parse+tokens)"] = lambda t, lang=lang: ctk(t, CT_LANG[lang])
+            one["code-tokenize + HF GPT-2 BPE"] = lambda t, lang=lang: hf_bpe.encode(
                 " ".join(ctk(t, CT_LANG[lang]))
             )
-        cases["plain BPE: codetok GPT-2 (raw text)"] = lambda t: ct_bpe.encode(t)
-        cases["plain BPE: HF tokenizers GPT-2 (raw text)"] = lambda t: hf_bpe.encode(t)
+        one["plain BPE: codetok GPT-2 (raw text)"] = lambda t: ct_bpe.encode(t)
+        one["plain BPE: HF tokenizers GPT-2 (raw text)"] = lambda t: hf_bpe.encode(t)
+        cases = {name: each(fn) for name, fn in one.items()}
+        if code_tok is not None:  # the whole list in one call
+            cases["codetok CodeTokenizer encode_batch, 2 threads"] = lambda ts, lang=lang: (
+                code_tok.encode_batch(ts, lang, num_threads=2)
+            )
         parse_rate = 0.0
         for name, fn in cases.items():
-            batch = name.startswith(BATCH)
-            name = name.removeprefix(BATCH)
             try:
-                rate = mb / timed(fn, texts, args.repeat, batch)
+                rate = mb / timed(fn, texts, args.repeat)
             except Exception as e:  # noqa: BLE001 - a peer failing is a result too
                 name, rate = f"{name} FAILED: {type(e).__name__}: {str(e)[:60]}", 0.0
             parse_rate = parse_rate or rate

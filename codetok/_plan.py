@@ -95,6 +95,21 @@ def use_plans(flag: bool) -> bool:
     return previous
 
 
+def switches() -> tuple[bool, bool]:
+    """The global switches every native plan depends on: plans on, native backend."""
+    return _enabled, _backend.native()
+
+
+def python_reason() -> str | None:
+    """Why everything runs in Python now (plans switched off, or the pure-Python backend),
+    or None when native plans (the code tokenizer's too) may be used."""
+    if not _enabled:
+        return "native plans are switched off (codetok._plan.use_plans)"
+    if not _backend.native():
+        return "the pure-Python backend is selected (codetok.models._backend.use_native)"
+    return None
+
+
 class Plan:
     """A compiled native pipeline of one tokenizer (see the module docstring).
 
@@ -302,8 +317,7 @@ def plan_key(tok: Tokenizer) -> tuple[Any, ...]:
     model = tok.model
     pre, post = tok.pre_tokenizer, tok.post_processor
     return (
-        _enabled,
-        _backend.native(),
+        *switches(),
         id(model),
         getattr(model, "_core", None),
         getattr(model, "_dropout", None),
@@ -631,10 +645,9 @@ def _compile_unigram(tok: Tokenizer, model: Unigram) -> Plan | str:
 
 def compile_plan(tok: Tokenizer) -> Plan | str:
     """The native plan of ``tok``, or the reason it runs the Python pipeline."""
-    if not _enabled:
-        return "native plans are switched off (codetok._plan.use_plans)"
-    if not _backend.native():
-        return "the pure-Python backend is selected (codetok.models._backend.use_native)"
+    reason = python_reason()
+    if reason is not None:
+        return reason
     model = tok.model
     if isinstance(model, WordPiece) and type(model).encode_pieces is WordPiece.encode_pieces:
         return _compile_wordpiece(tok, model)

@@ -186,23 +186,41 @@ WalkTables walk_tables(const py::tuple& t) {
     return g;
 }
 
-// Parse and walk one file: ``(records (n, 6), blocks (m, 4), root kind id, root end byte,
-// has_error)``; see code_lexer.hpp.
-py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes& body) {
+// What one parse reads: a grammar package's language (its capsule) and the source bytes,
+// of which the parser gets ``data[base:]`` (at most 4 GiB).
+struct ParseInput {
+    const TSLanguage* language;
+    const char* data;
+    size_t size;
+};
+
+ParseInput parse_input(const py::capsule& language, const py::bytes& data, size_t base) {
     const auto* lang = static_cast<const TSLanguage*>(
         PyCapsule_GetPointer(language.ptr(), "tree_sitter.Language"));
     if (lang == nullptr) throw py::error_already_set();
-    char* data = nullptr;
+    char* buf = nullptr;
     Py_ssize_t size = 0;
-    if (PyBytes_AsStringAndSize(body.ptr(), &data, &size) < 0) throw py::error_already_set();
-    if (static_cast<uint64_t>(size) > UINT32_MAX) throw py::value_error("source over 4 GiB");
+    if (PyBytes_AsStringAndSize(data.ptr(), &buf, &size) < 0) throw py::error_already_set();
+    const size_t total = static_cast<size_t>(size);
+    if (base > total) throw py::value_error("base lies past the data");
+    if (total - base > UINT32_MAX) throw py::value_error("source over 4 GiB");
+    return ParseInput{lang, buf, total};
+}
+
+constexpr const char* kNoParse = "tree-sitter could not parse with this language (ABI version)";
+
+// Parse and walk one file: ``(records (n, 6), blocks (m, 4), root kind id, root end byte,
+// has_error)``; see code_lexer.hpp.
+py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes& body) {
+    const ParseInput in = parse_input(language, body, 0);
     codetok::code::WalkResult out;
     bool ok;
     {
         py::gil_scoped_release nogil;
-        ok = codetok::code::walk_source(lang, data, static_cast<uint32_t>(size), g, out);
+        ok = codetok::code::walk_source(in.language, in.data, static_cast<uint32_t>(in.size), g,
+                                        out);
     }
-    if (!ok) throw py::value_error("tree-sitter could not parse with this language (ABI version)");
+    if (!ok) throw py::value_error(kNoParse);
     return py::make_tuple(to_array(out.records, out.records.size() / 6, 6),
                           to_array(out.blocks, out.blocks.size() / 4, 4), out.root_kid,
                           out.root_end, out.has_error);
@@ -256,6 +274,8 @@ int ask(void* ctx, py::object LexPlan::*fn, const char* s, size_t n) {
         return py::int_(got).cast<int>();
     } catch (py::error_already_set& e) {
         e.restore();
+    } catch (py::builtin_exception& e) {  // an answer that is no int
+        e.set_error();
     }
     return -1;
 }
@@ -269,15 +289,7 @@ int ask_blank(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::bl
 // starts, byte ends, char starts, char ends, lines, cols, flags) and has_error.
 py::tuple lex_file(LexPlan& plan, const py::capsule& language, const py::bytes& data,
                    size_t base, const py::str& text, bool from_bytes) {
-    const auto* lang = static_cast<const TSLanguage*>(
-        PyCapsule_GetPointer(language.ptr(), "tree_sitter.Language"));
-    if (lang == nullptr) throw py::error_already_set();
-    char* buf = nullptr;
-    Py_ssize_t size = 0;
-    if (PyBytes_AsStringAndSize(data.ptr(), &buf, &size) < 0) throw py::error_already_set();
-    const size_t total = static_cast<size_t>(size);
-    if (base > total) throw py::value_error("base lies past the data");
-    if (total - base > UINT32_MAX) throw py::value_error("source over 4 GiB");
+    const ParseInput in = parse_input(language, data, base);
     const StrView v = str_view(text.ptr());
     codetok::code::TextView tv{v.kind, v.data, v.n, from_bytes};
     codetok::code::ColumnCallbacks cb{&plan, ask_text_kind, ask_is_doc, ask_blank};
@@ -286,13 +298,14 @@ py::tuple lex_file(LexPlan& plan, const py::capsule& language, const py::bytes& 
     bool parsed = false, built = false;
     {
         py::gil_scoped_release nogil;
-        parsed = codetok::code::walk_source(lang, buf + base, static_cast<uint32_t>(total - base),
-                                            plan.walk, walked);
+        parsed = codetok::code::walk_source(in.language, in.data + base,
+                                            static_cast<uint32_t>(in.size - base), plan.walk,
+                                            walked);
         if (parsed)
-            built = codetok::code::build_columns(walked, plan.walk, plan.columns, buf, total, base,
-                                                 tv, cb, c);
+            built = codetok::code::build_columns(walked, plan.walk, plan.columns, in.data, in.size,
+                                                 base, tv, cb, c);
     }
-    if (!parsed) throw py::value_error("tree-sitter could not parse with this language (ABI version)");
+    if (!parsed) throw py::value_error(kNoParse);
     if (!built) throw py::error_already_set();
     const size_t n = c.kinds.size();
     return py::make_tuple(

@@ -38,7 +38,7 @@ class Builder {
   public:
     Builder(const WalkTables& walk, const ColumnTables& g, const char* data, size_t total,
             size_t base, const ColumnCallbacks& cb, LexColumns& out)
-        : walk_(walk), g_(g), data_(data), total_(total), base_(base), cb_(cb), out_(out),
+        : walk_(walk), g_(g), total_(total), base_(base), cb_(cb), out_(out),
           body_(data + base), gap_(static_cast<int64_t>(walk.roles.size()) - 2) {}
 
     bool records(const WalkResult& w) {
@@ -57,11 +57,7 @@ class Builder {
         const int64_t covered = n ? w.records[6 * n - 5] : 0;
         if (body_n > covered) {
             const int64_t root = std::min<int64_t>(w.root_kid, gap_ + 1);
-            Rec tail{covered, body_n, gap_, walk_.type_index[root], 0, 0};
-            if (!recs_.empty() && tail.ctx != 0 && tail.ctx == recs_.back().ctx)
-                recs_.back().e = tail.e;
-            else
-                recs_.push_back(tail);
+            recs_.push_back(Rec{covered, body_n, gap_, walk_.type_index[root], 0, 0});
         }
         if (base_) push(kWhitespace, 0, 0, 0, 0, static_cast<int64_t>(base_));
         // Reference: ``_records_to_columns``: kinds, then the comment "\r" fix, then gaps.
@@ -175,7 +171,6 @@ class Builder {
 
     const WalkTables& walk_;
     const ColumnTables& g_;
-    const char* data_;
     size_t total_, base_;
     const ColumnCallbacks& cb_;
     LexColumns& out_;

@@ -99,10 +99,9 @@ def _channel(channel: Channel) -> tuple[Any, ...] | str:
 def compile_router(tok: CodeTokenizer, language: str, options: RouterOptions) -> Any:
     """The native router of ``tok`` for ``language`` under ``options``, or why the Python
     router runs instead (a str)."""
-    if not _plan._enabled:
-        return "native plans are switched off (codetok._plan.use_plans)"
-    if not (_backend.available() and _backend.native()):
-        return "the pure-Python backend is selected"
+    reason = _plan.python_reason()
+    if reason is not None:
+        return reason
     if options.normalize_whitespace:
         return "whitespace normalization runs in Python"
     if options.statistical_split:

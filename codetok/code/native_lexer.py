@@ -99,7 +99,7 @@ def column_tables(g: Grammar) -> tuple[Any, ...]:
 
 def native_lexer(g: Grammar) -> Any | None:
     """The native lexer of ``g`` (built once), or None when the Python lexer runs."""
-    if not (_plan._enabled and _backend.native() and g.capsule is not None):
+    if _plan.python_reason() is not None or g.capsule is None:
         return None
     if not _runtime_matches():
         return None

@@ -29,7 +29,6 @@ import numpy as np
 from .. import _plan
 from ..added_tokens import AddedToken
 from ..errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
-from ..models import _backend
 from ..tokenizer import Tokenizer
 from .channels import Channel
 from .code_encoding import CodeEncoding
@@ -372,7 +371,7 @@ class CodeTokenizer:
     def _router(self, language: str, opts: RouterOptions) -> Any:
         """The native router for ``language`` and ``opts`` (built once), or why the Python
         router runs (a str; see :func:`codetok.code.native.compile_router`)."""
-        key = (language, opts, _plan._enabled, _backend.native())
+        key = (language, opts, *_plan.switches())
         router = self._routers.get(key)
         if router is None:
             router = self._routers[key] = compile_router(self, language, opts)
@@ -382,21 +381,8 @@ class CodeTokenizer:
         router = self._router(lexemes.language, opts)
         if not isinstance(router, str):
             r = run_router(router, lexemes, self._index, opts)
-            return CodeEncoding(
-                ids=r.ids,
-                tokens=None,
-                vocab=self._tokens,
-                kinds=lexemes.kinds[r.lexeme_indices],
-                node_type_ids=lexemes.node_types[r.lexeme_indices],
-                type_names=lexemes.type_names,
-                lexeme_indices=r.lexeme_indices,
-                spans=r.spans,
-                byte_spans=r.byte_spans,
-                lines=r.lines,
-                language=lexemes.language,
-                source_is_bytes=isinstance(lexemes.source, bytes),
-                lossless=opts.lossless,
-                lexemes=lexemes,
+            return self._encoding(
+                lexemes, r.ids, r.lexeme_indices, r.spans, r.byte_spans, r.lines, opts.lossless
             )
         splitter = self._splitter
         if opts.digits != splitter.digits or opts.max_piece != splitter.max_piece:
@@ -423,17 +409,16 @@ class CodeTokenizer:
             got = (code_enc if op == CODE else comment_enc)(piece.encode("utf-8", errors))
             extend(got)
             tok_unit.extend([u] * len(got))
-        return self._annotate(lexemes, routed, ids, tok_unit, text, data, opts)
+        return self._annotate(lexemes, routed, ids, tok_unit, text, data)
 
     def _annotate(
         self,
         lexemes: Lexemes,
         routed: Any,
-        ids: list[int] | np.ndarray,
-        tok_unit: list[int] | np.ndarray,
+        ids: list[int],
+        tok_unit: list[int],
         text: str,
         data: bytes,
-        opts: RouterOptions,
     ) -> CodeEncoding:
         id_arr = np.asarray(ids, np.int64)
         ascii_ = len(text) == len(data)
@@ -463,22 +448,35 @@ class CodeTokenizer:
         nl = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
         lines = np.searchsorted(nl, bstart, "left") + 1
         lex_idx = np.array(routed.lexemes, np.int64)[tu] if tu.size else np.zeros(0, np.int64)
+        spans = np.stack([cstart, cend], axis=1) if tu.size else np.zeros((0, 2), np.int64)
+        byte_spans = np.stack([bstart, bend], axis=1) if tu.size else np.zeros((0, 2), np.int64)
+        return self._encoding(lexemes, id_arr, lex_idx, spans, byte_spans, lines, routed.lossless)
+
+    def _encoding(
+        self,
+        lexemes: Lexemes,
+        ids: np.ndarray,
+        lexeme_indices: np.ndarray,
+        spans: np.ndarray,
+        byte_spans: np.ndarray,
+        lines: np.ndarray,
+        lossless: bool,
+    ) -> CodeEncoding:
+        """The encoding of ``lexemes`` from its per-token arrays (either router's)."""
         return CodeEncoding(
-            ids=id_arr,
+            ids=ids,
             tokens=None,
             vocab=self._tokens,
-            kinds=lexemes.kinds[lex_idx],
-            node_type_ids=lexemes.node_types[lex_idx],
+            kinds=lexemes.kinds[lexeme_indices],
+            node_type_ids=lexemes.node_types[lexeme_indices],
             type_names=lexemes.type_names,
-            lexeme_indices=lex_idx,
-            spans=np.stack([cstart, cend], axis=1) if id_arr.size else np.zeros((0, 2), np.int64),
-            byte_spans=(
-                np.stack([bstart, bend], axis=1) if id_arr.size else np.zeros((0, 2), np.int64)
-            ),
+            lexeme_indices=lexeme_indices,
+            spans=spans,
+            byte_spans=byte_spans,
             lines=lines,
             language=lexemes.language,
             source_is_bytes=isinstance(lexemes.source, bytes),
-            lossless=routed.lossless,
+            lossless=lossless,
             lexemes=lexemes,
         )
 
