@@ -25,6 +25,11 @@ all files in one call on 2 threads), bytes of UTF-8 source per second of wall ti
 
     python corpora/fetch_code.py /tmp/code_corpus --max-mb 6
     python benchmarks/code_bench.py /tmp/code_corpus --mb 2 --repeat 2
+    python benchmarks/code_bench.py /tmp/code_corpus --long    # long lines (code_long.py)
+
+``--long`` times one 5 MB minified JavaScript line and one 10 MB line of identifiers
+instead: seconds and peak memory of parse, lex and encode, each in its own process (see
+``code_long.py``).
 """
 
 from __future__ import annotations
@@ -117,7 +122,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--languages", nargs="+", default=list(LANGUAGES))
     parser.add_argument("--mb", type=float, default=2.0, help="megabytes per language")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--long", action="store_true", help="the long-line inputs instead")
+    parser.add_argument("--long-mb", type=float, default=5.0, help="size of the minified line")
     args = parser.parse_args(argv)
+    if args.long:
+        import code_long
+
+        code_long.run(args.corpus, args.long_mb)
+        return 0
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     import tokenizers
 

@@ -221,7 +221,12 @@ py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes
                                         out);
     }
     if (!ok) throw py::value_error(kNoParse);
-    return py::make_tuple(to_array(out.records, out.records.size() / 6, 6),
+    std::vector<int64_t> records;
+    records.reserve(6 * out.records.size());
+    for (const auto& r : out.records)
+        records.insert(records.end(), {int64_t{r.s}, int64_t{r.e}, int64_t{r.kid},
+                                       int64_t{r.par}, int64_t{r.fl}, r.ctx});
+    return py::make_tuple(to_array(records, out.records.size(), 6),
                           to_array(out.blocks, out.blocks.size() / 4, 4), out.root_kid,
                           out.root_end, out.has_error);
 }
@@ -286,7 +291,9 @@ int ask_blank(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::bl
 
 // Lex one file: parse ``data[base:]``, walk, build the columns. ``text``: the source as
 // char spans index it. Returns the 10 columns (kinds, node_types, parent_types, byte
-// starts, byte ends, char starts, char ends, lines, cols, flags) and has_error.
+// starts, byte ends, char starts, char ends, lines, cols, flags) and has_error; when the
+// lexemes tile the source (always, see ``Lexemes.check``) the starts have n + 1 entries and
+// the ends are None.
 py::tuple lex_file(LexPlan& plan, const py::capsule& language, const py::bytes& data,
                    size_t base, const py::str& text, bool from_bytes) {
     const ParseInput in = parse_input(language, data, base);
@@ -307,14 +314,38 @@ py::tuple lex_file(LexPlan& plan, const py::capsule& language, const py::bytes& 
     }
     if (!parsed) throw py::value_error(kNoParse);
     if (!built) throw py::error_already_set();
+    const bool has_error = walked.has_error;
+    walked = codetok::code::WalkResult();
     const size_t n = c.kinds.size();
+    // Lexemes tile the source, so each end is the next start: the starts then come as one
+    // (n + 1) array whose two views are starts and ends, and ends as None.
+    const auto tiles = [n](const std::vector<int64_t>& s, const std::vector<int64_t>& e,
+                           int64_t last) {
+        for (size_t i = 0; i + 1 < n; ++i)
+            if (e[i] != s[i + 1]) return false;
+        return n == 0 || e[n - 1] == last;
+    };
+    py::object bs, be, cs, ce;
+    if (tiles(c.bs, c.be, static_cast<int64_t>(in.size)) &&
+        tiles(c.cs, c.ce, static_cast<int64_t>(v.n))) {
+        c.be = {};
+        c.ce = {};
+        c.bs.push_back(static_cast<int64_t>(in.size));
+        c.cs.push_back(static_cast<int64_t>(v.n));
+        bs = move_to_array(std::move(c.bs), n + 1, 1);
+        cs = move_to_array(std::move(c.cs), n + 1, 1);
+        be = ce = py::none();
+    } else {
+        bs = move_to_array(std::move(c.bs), n, 1);
+        be = move_to_array(std::move(c.be), n, 1);
+        cs = move_to_array(std::move(c.cs), n, 1);
+        ce = move_to_array(std::move(c.ce), n, 1);
+    }
     return py::make_tuple(
         move_to_array(std::move(c.kinds), n, 1), move_to_array(std::move(c.types), n, 1),
-        move_to_array(std::move(c.parents), n, 1), move_to_array(std::move(c.bs), n, 1),
-        move_to_array(std::move(c.be), n, 1), move_to_array(std::move(c.cs), n, 1),
-        move_to_array(std::move(c.ce), n, 1), move_to_array(std::move(c.lines), n, 1),
-        move_to_array(std::move(c.cols), n, 1), move_to_array(std::move(c.flags), n, 1),
-        walked.has_error);
+        move_to_array(std::move(c.parents), n, 1), bs, be, cs, ce,
+        move_to_array(std::move(c.lines), n, 1), move_to_array(std::move(c.cols), n, 1),
+        move_to_array(std::move(c.flags), n, 1), has_error);
 }
 #endif
 

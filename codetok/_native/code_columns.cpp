@@ -11,9 +11,7 @@ namespace codetok {
 namespace code {
 namespace {
 
-struct Rec {
-    int64_t s, e, kid, par, fl, ctx;
-};
+using Rec = WalkRecord;
 
 // Byte classes of ``split_gaps``: 0 "\n", 1 "\r", 2 blank, 3 other, 4 backslash.
 inline int byte_class(unsigned char b) {
@@ -41,29 +39,32 @@ class Builder {
         : walk_(walk), g_(g), total_(total), base_(base), cb_(cb), out_(out),
           body_(data + base), gap_(static_cast<int64_t>(walk.roles.size()) - 2) {}
 
-    bool records(const WalkResult& w) {
-        // The walk's records, the bytes after the root node as a gap, string runs merged.
+    bool records(WalkResult& w) {
+        // The walk's records, string runs merged (in place), then the bytes after the root
+        // node as a gap.
         const int64_t body_n = static_cast<int64_t>(total_ - base_);
-        const size_t n = w.records.size() / 6;
-        recs_.reserve(n + 1);
-        for (size_t i = 0; i < n; ++i) {
-            const int64_t* r = &w.records[6 * i];
-            Rec rec{r[0], r[1], r[2], r[3], r[4], r[5]};
-            if (!recs_.empty() && rec.ctx != 0 && rec.ctx == recs_.back().ctx)
-                recs_.back().e = rec.e;
+        std::vector<Rec>& recs = w.records;
+        const int64_t covered = recs.empty() ? 0 : recs.back().e;
+        size_t kept = 0;
+        for (size_t i = 0; i < recs.size(); ++i) {
+            if (kept && recs[i].ctx != 0 && recs[i].ctx == recs[kept - 1].ctx)
+                recs[kept - 1].e = recs[i].e;
             else
-                recs_.push_back(rec);
+                recs[kept++] = recs[i];
         }
-        const int64_t covered = n ? w.records[6 * n - 5] : 0;
+        recs.resize(kept);
         if (body_n > covered) {
             const int64_t root = std::min<int64_t>(w.root_kid, gap_ + 1);
-            recs_.push_back(Rec{covered, body_n, gap_, walk_.type_index[root], 0, 0});
+            recs.push_back(Rec{0, static_cast<uint32_t>(covered), static_cast<uint32_t>(body_n),
+                               static_cast<uint16_t>(gap_),
+                               static_cast<uint16_t>(walk_.type_index[root]), 0});
         }
+        out_.reserve(recs.size() + recs.size() / 4 + 16);
         if (base_) push(kWhitespace, 0, 0, 0, 0, static_cast<int64_t>(base_));
         // Reference: ``_records_to_columns``: kinds, then the comment "\r" fix, then gaps.
-        const size_t m = recs_.size();
+        const size_t m = recs.size();
         for (size_t i = 0; i < m; ++i) {
-            Rec& r = recs_[i];
+            Rec& r = recs[i];
             if (r.ctx == 0 && r.kid == gap_) {
                 if (!split_gap(r)) return false;
                 continue;
@@ -77,7 +78,7 @@ class Builder {
                     if (kind < 0) return false;
                 }
                 if (g_.has_by_parent[r.kid]) {
-                    auto it = g_.by_parent.find(static_cast<uint32_t>(r.kid << 16 | r.par));
+                    auto it = g_.by_parent.find(static_cast<uint32_t>(r.kid) << 16 | r.par);
                     if (it != g_.by_parent.end()) kind = it->second;
                 }
                 if (g_.comment_doc && kind == kComment) {
@@ -85,14 +86,14 @@ class Builder {
                     if (doc < 0) return false;
                     if (doc) kind = kDocstring;
                 }
-                if ((kind == kComment || kind == kDocstring) && r.e - 1 > r.s &&
-                    body_[r.e - 1] == '\r' && i + 1 < m && recs_[i + 1].kid == gap_) {
+                if ((kind == kComment || kind == kDocstring) && r.e > r.s + 1 &&
+                    body_[r.e - 1] == '\r' && i + 1 < m && recs[i + 1].kid == gap_) {
                     --r.e;  // some grammars end a line comment after the "\r" of "\r\n"
-                    recs_[i + 1].s = r.e;
+                    recs[i + 1].s = r.e;
                 }
             }
-            push(static_cast<uint8_t>(kind), walk_.type_index[r.kid], static_cast<uint16_t>(r.par),
-                 static_cast<uint8_t>(r.fl), r.s + base(), r.e + base());
+            push(static_cast<uint8_t>(kind), walk_.type_index[r.kid], r.par, r.fl,
+                 int64_t{r.s} + base(), int64_t{r.e} + base());
         }
         return true;
     }
@@ -176,7 +177,6 @@ class Builder {
     LexColumns& out_;
     const char* body_;
     int64_t gap_;
-    std::vector<Rec> recs_;
 };
 
 // Reference: ``insert_layout``: an INDENT before the first code lexeme of each block that
@@ -229,6 +229,7 @@ void insert_layout(const std::vector<int64_t>& blocks, size_t base, size_t total
         return x.inner < y.inner;
     });
     LexColumns merged;
+    merged.reserve(n + markers.size());
     auto copy = [&](size_t i) {
         merged.push(c.kinds[i], c.types[i], c.parents[i], c.flags[i], c.bs[i], c.be[i]);
     };
@@ -252,41 +253,39 @@ void insert_layout(const std::vector<int64_t>& blocks, size_t base, size_t total
     c.be.swap(merged.be);
 }
 
+// Char index of a byte offset, for offsets that never go back: the first char that starts
+// at or after it (``bisect_left`` over the chars' byte offsets), walking the text once.
 template <class CharT>
-void char_offsets(const CharT* t, size_t n, bool from_bytes, std::vector<int64_t>& char_byte) {
-    char_byte.resize(n + 1);
-    int64_t pos = 0;
-    for (size_t i = 0; i < n; ++i) {
-        char_byte[i] = pos;
-        const uint32_t cp = t[i];
-        int width = 1 + (cp >= 0x80) + (cp >= 0x800) + (cp >= 0x10000);
-        if (from_bytes && cp >= 0xDC80 && cp <= 0xDCFF) width = 1;
-        pos += width;
+class CharCursor {
+  public:
+    CharCursor(const CharT* t, size_t n, bool from_bytes) : t_(t), n_(n), from_bytes_(from_bytes) {}
+    int64_t at(int64_t b) {
+        while (pos_ < b && ci_ < n_) {
+            const uint32_t cp = t_[ci_++];
+            int width = 1 + (cp >= 0x80) + (cp >= 0x800) + (cp >= 0x10000);
+            if (from_bytes_ && cp >= 0xDC80 && cp <= 0xDCFF) width = 1;
+            pos_ += width;
+        }
+        return static_cast<int64_t>(ci_);
     }
-    char_byte[n] = pos;
-}
+
+  private:
+    const CharT* t_;
+    size_t n_;
+    bool from_bytes_;
+    size_t ci_ = 0;
+    int64_t pos_ = 0;
+};
 
 // Reference: ``_positions``: char spans, 1-based lines and 0-based char columns.
-void positions(const char* data, size_t total, const TextView& text, LexColumns& c) {
+template <class Start, class End, class LineChar>
+void fill_positions(const char* data, size_t total, LexColumns& c, Start&& start, End&& end,
+                    LineChar&& line_char) {
     const size_t n = c.bs.size();
     c.cs.resize(n);
     c.ce.resize(n);
     c.lines.resize(n);
     c.cols.resize(n);
-    std::vector<int64_t> char_byte;
-    const bool ascii = text.n == total;
-    if (!ascii) {
-        if (text.kind == 1)
-            char_offsets(static_cast<const uint8_t*>(text.data), text.n, text.from_bytes, char_byte);
-        else if (text.kind == 2)
-            char_offsets(static_cast<const uint16_t*>(text.data), text.n, text.from_bytes, char_byte);
-        else
-            char_offsets(static_cast<const uint32_t*>(text.data), text.n, text.from_bytes, char_byte);
-    }
-    auto to_char = [&](int64_t b) -> int64_t {
-        if (ascii) return b;
-        return std::lower_bound(char_byte.begin(), char_byte.end(), b) - char_byte.begin();
-    };
     int64_t line = 0, line_start = 0, scanned = 0;
     for (size_t i = 0; i < n; ++i) {
         const int64_t b = c.bs[i];
@@ -299,16 +298,37 @@ void positions(const char* data, size_t total, const TextView& text, LexColumns&
             }
             scanned = b;
         }
-        c.cs[i] = to_char(b);
-        c.ce[i] = to_char(c.be[i]);
+        c.cs[i] = start(b);
+        c.ce[i] = end(c.be[i]);
         c.lines[i] = line + 1;
-        c.cols[i] = c.cs[i] - to_char(line_start);
+        c.cols[i] = c.cs[i] - line_char(line_start);
+    }
+}
+
+template <class CharT>
+void positions_of(const char* data, size_t total, const CharT* t, size_t n, bool from_bytes,
+                  LexColumns& c) {
+    CharCursor<CharT> s(t, n, from_bytes), e(t, n, from_bytes), l(t, n, from_bytes);
+    fill_positions(data, total, c, [&](int64_t b) { return s.at(b); },
+                   [&](int64_t b) { return e.at(b); }, [&](int64_t b) { return l.at(b); });
+}
+
+void positions(const char* data, size_t total, const TextView& text, LexColumns& c) {
+    if (text.n == total) {  // ASCII: chars are bytes
+        const auto same = [](int64_t b) { return b; };
+        fill_positions(data, total, c, same, same, same);
+    } else if (text.kind == 1) {
+        positions_of(data, total, static_cast<const uint8_t*>(text.data), text.n, text.from_bytes, c);
+    } else if (text.kind == 2) {
+        positions_of(data, total, static_cast<const uint16_t*>(text.data), text.n, text.from_bytes, c);
+    } else {
+        positions_of(data, total, static_cast<const uint32_t*>(text.data), text.n, text.from_bytes, c);
     }
 }
 
 }  // namespace
 
-bool build_columns(const WalkResult& w, const WalkTables& walk, const ColumnTables& g,
+bool build_columns(WalkResult& w, const WalkTables& walk, const ColumnTables& g,
                    const char* data, size_t total, size_t base, const TextView& text,
                    const ColumnCallbacks& cb, LexColumns& out) {
     Builder builder(walk, g, data, total, base, cb, out);

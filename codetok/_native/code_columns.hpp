@@ -61,6 +61,14 @@ struct LexColumns {
     std::vector<uint16_t> types, parents;
     std::vector<int64_t> bs, be, cs, ce, lines, cols;
 
+    void reserve(size_t n) {
+        kinds.reserve(n);
+        types.reserve(n);
+        parents.reserve(n);
+        flags.reserve(n);
+        bs.reserve(n);
+        be.reserve(n);
+    }
     // One lexeme, before positions (cs, ce, lines, cols) are worked out.
     void push(uint8_t kind, uint16_t type, uint16_t parent, uint8_t flag, int64_t s, int64_t e) {
         kinds.push_back(kind);
@@ -74,8 +82,9 @@ struct LexColumns {
 
 // The columns of one file from its walk ``w``: ``data[0:total]`` is the whole source, the
 // parser saw ``data[base:]`` (``base`` 3 after a byte order mark). False: a callback failed.
+// The walk's records are reworked in place (string runs merged).
 // ``walk``: the tables the walk used (type indices).
-bool build_columns(const WalkResult& w, const WalkTables& walk, const ColumnTables& g,
+bool build_columns(WalkResult& w, const WalkTables& walk, const ColumnTables& g,
                    const char* data, size_t total, size_t base, const TextView& text,
                    const ColumnCallbacks& cb, LexColumns& out);
 

@@ -140,10 +140,11 @@ class Walker {
     // The bytes ``[a, b)``: a piece of the string being walked, or else a ``kid`` leaf (or
     // gap) under a node of type ``type``.
     void span(int64_t a, int64_t b, int64_t kid, int64_t type) {
-        if (ctx_)
-            out_.records.insert(out_.records.end(), {a, b, own_kid_, own_p_, fl_, ctx_});
-        else
-            out_.records.insert(out_.records.end(), {a, b, kid, type, fl_, int64_t{0}});
+        const bool in_string = ctx_ != 0;
+        out_.records.push_back(WalkRecord{ctx_, static_cast<uint32_t>(a), static_cast<uint32_t>(b),
+                                          static_cast<uint16_t>(in_string ? own_kid_ : kid),
+                                          static_cast<uint16_t>(in_string ? own_p_ : type),
+                                          static_cast<uint8_t>(fl_)});
     }
 
     bool doc_allowed(int64_t kid, int64_t parent_type) const {

@@ -45,8 +45,17 @@ struct WalkTables {
     std::vector<uint8_t> comment_named, statement, doc_string;
 };
 
+// One walk record ``(start, end, kid, parent, flags, ctx)`` (``_walk``'s tuple), packed:
+// byte offsets fit 32 bits (tree-sitter's own limit), kinds and types 16 bits.
+struct WalkRecord {
+    int64_t ctx;
+    uint32_t s, e;
+    uint16_t kid, par;
+    uint8_t fl;
+};
+
 struct WalkResult {
-    std::vector<int64_t> records;  // 6 per record
+    std::vector<WalkRecord> records;
     std::vector<int64_t> blocks;   // 4 per block
     int64_t root_kid = 0;
     int64_t root_end = 0;

@@ -113,6 +113,9 @@ def lex(
         has_error = tree.root_node.has_error
         columns = _columns(tree, grammar, data, base, text, from_bytes)
     k, nt, pt, bs, be, cs, ce, ln, co, fl = columns
+    if be is None:  # the native lexer's (n + 1) starts: ends are the next starts (shared)
+        bs, be = _tiled(bs)
+        cs, ce = _tiled(cs)
     return Lexemes(
         language=grammar.name,
         source=source,
@@ -133,6 +136,12 @@ def lex(
         tree=tree,
         tree_offset=base,
     )
+
+
+def _tiled(bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Read-only starts and ends views of one array of n + 1 lexeme bounds."""
+    bounds.flags.writeable = False
+    return bounds[:-1], bounds[1:]
 
 
 def _columns(
