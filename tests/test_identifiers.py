@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codetok.code import IdentifierSplitter, SplitIdentifier, WordSegmenter, split_identifier
-from codetok.code.segmenter import learn_word_counts
+from codetok.code.routing.segmenter import learn_word_counts
 from codetok.errors import FormatError
 
 DATA = Path(__file__).parent / "data" / "code"

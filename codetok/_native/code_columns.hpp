@@ -1,6 +1,6 @@
 // The code lexer after its tree walk: walk records -> the lexeme columns of ``Lexemes``.
-// The native twin of ``_records_to_columns`` and ``_positions`` (codetok/code/lexer.py)
-// and of ``split_gaps`` and ``insert_layout`` (codetok/code/layout.py), the specification.
+// The native twin of ``_records_to_columns`` and ``_positions`` (codetok/code/front/lexer.py)
+// and of ``split_gaps`` and ``insert_layout`` (codetok/code/front/layout.py), the specification.
 //
 // Three rare questions go back to Python through ``ColumnCallbacks`` (each asks its
 // reference function): the kind of a named leaf the grammar file does not map (its text

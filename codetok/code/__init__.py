@@ -8,22 +8,22 @@
 
 from __future__ import annotations
 
-from .code_encoding import CodeEncoding as CodeEncoding
-from .detect import detect_language as detect_language
-from .identifiers import IdentifierSplitter as IdentifierSplitter
-from .identifiers import SplitIdentifier as SplitIdentifier
-from .identifiers import split_identifier as split_identifier
-from .kinds import LexemeFlag as LexemeFlag
-from .kinds import LexemeKind as LexemeKind
-from .languages import Grammar as Grammar
-from .languages import available_languages as available_languages
-from .languages import get_grammar as get_grammar
-from .languages import load_grammar as load_grammar
-from .languages import register_grammar as register_grammar
-from .lexer import Lexeme as Lexeme
-from .lexer import Lexemes as Lexemes
-from .lexer import lex as lex
-from .segmenter import WordSegmenter as WordSegmenter
+from .encoding import CodeEncoding as CodeEncoding
+from .front.detect import detect_language as detect_language
+from .front.kinds import LexemeFlag as LexemeFlag
+from .front.kinds import LexemeKind as LexemeKind
+from .front.languages import Grammar as Grammar
+from .front.languages import available_languages as available_languages
+from .front.languages import get_grammar as get_grammar
+from .front.languages import load_grammar as load_grammar
+from .front.languages import register_grammar as register_grammar
+from .front.lexer import Lexeme as Lexeme
+from .front.lexer import Lexemes as Lexemes
+from .front.lexer import lex as lex
+from .routing.identifiers import IdentifierSplitter as IdentifierSplitter
+from .routing.identifiers import SplitIdentifier as SplitIdentifier
+from .routing.identifiers import split_identifier as split_identifier
+from .routing.segmenter import WordSegmenter as WordSegmenter
 from .tokenizer import CodeTokenizer as CodeTokenizer
 
 __all__ = [

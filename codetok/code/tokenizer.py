@@ -1,8 +1,8 @@
 """CodeTokenizer: the lexer as a pre-tokenizer, a router, and codetok subword models.
 
-``encode`` runs :func:`~codetok.code.lex` (tree-sitter), :func:`~codetok.code.router.route`
+``encode`` runs :func:`~codetok.code.lex` (tree-sitter), :func:`~codetok.code.routing.router.route`
 (kind -> reserved token or pieces) and then the subword model of a codetok
-:class:`~codetok.Tokenizer` on each piece (:class:`~codetok.code.channels.Channel`).
+:class:`~codetok.Tokenizer` on each piece (:class:`~codetok.code.routing.channels.Channel`).
 Reserved tokens (keywords, ``<INDENT>``, ``<NL>``, comment markers) are added special tokens
 of that tokenizer, each standing for an exact surface text, so ``decode`` is a table look-up
 and ``decode(encode(src).ids) == src`` for every input. Comments and docstrings use the same
@@ -30,14 +30,14 @@ from .. import _plan
 from ..added_tokens import AddedToken
 from ..errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
 from ..tokenizer import Tokenizer
-from .channels import Channel
-from .code_encoding import CodeEncoding
-from .layout_tokens import ReservedTokens
-from .lexemes import Lexemes
-from .lexer import lex
-from .native import compile_router, run_router
-from .pieces import PieceSplitter
-from .router import CODE, RouterOptions, route
+from .encoding import CodeEncoding
+from .front.lexemes import Lexemes
+from .front.lexer import lex
+from .routing.channels import Channel
+from .routing.native import compile_router, run_router
+from .routing.pieces import PieceSplitter
+from .routing.reserved import ReservedTokens
+from .routing.router import CODE, RouterOptions, route
 
 __all__ = ["CodeTokenizer", "FORMAT_KEY", "FORMAT_VERSION", "CORE_LANGUAGES"]
 
@@ -59,7 +59,7 @@ class CodeTokenizer:
             None shares ``tokenizer``.
         languages: languages whose keywords get reserved tokens (default: the four core
             languages, or those of the default tokenizer).
-        **options: router options (see :class:`~codetok.code.router.RouterOptions`):
+        **options: router options (see :class:`~codetok.code.routing.router.RouterOptions`):
             ``digits`` (``"single"``, ``"group3"``, ``"whole"``), ``max_piece``,
             ``split_identifiers``, ``statistical_split``, ``keyword_tokens``,
             ``comment_markers``, ``doc_sections``, ``drop_comments``, ``drop_docstrings``,
@@ -283,7 +283,7 @@ class CodeTokenizer:
             drop_comments: leave comments out (default: the tokenizer's option).
             drop_docstrings: leave docstrings and doc comments out.
             normalize_whitespace: normalize blanks and line ends (see
-                :class:`~codetok.code.router.RouterOptions`).
+                :class:`~codetok.code.routing.router.RouterOptions`).
 
         Returns:
             A :class:`CodeEncoding`; ``decode(enc.ids)`` is the source exactly when
@@ -370,7 +370,7 @@ class CodeTokenizer:
 
     def _router(self, language: str, opts: RouterOptions) -> Any:
         """The native router for ``language`` and ``opts`` (built once), or why the Python
-        router runs (a str; see :func:`codetok.code.native.compile_router`)."""
+        router runs (a str; see :func:`codetok.code.routing.native.compile_router`)."""
         key = (language, opts, *_plan.switches())
         router = self._routers.get(key)
         if router is None:

@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any
 from .._bytes import bytes_to_unicode
 from ..errors import ConfigurationError, LanguageError, NotFoundError, TrainingError
 from ..tokenizer import Tokenizer
-from .channels import WORDPIECE_PREFIX
-from .layout_tokens import ReservedTokens
-from .lexer import lex
-from .pieces import PieceSplitter
-from .router import CODE, RouterOptions, route
+from .front.lexer import lex
+from .routing.channels import WORDPIECE_PREFIX
+from .routing.pieces import PieceSplitter
+from .routing.reserved import ReservedTokens
+from .routing.router import CODE, RouterOptions, route
 
 if TYPE_CHECKING:
     from .tokenizer import CodeTokenizer
@@ -41,7 +41,7 @@ Source = tuple[str | bytes, str | None, str | None]
 
 
 def _extensions(languages: Sequence[str]) -> dict[str, str]:
-    from .languages import get_grammar
+    from .front.languages import get_grammar
 
     table: dict[str, str] = {}
     for lang in languages:

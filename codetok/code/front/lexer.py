@@ -19,8 +19,8 @@ bytes, so each invalid byte is one char). Lines are 1-based and count ``\\n``; c
 0-based, in chars. A UTF-8 byte order mark at the start is one WHITESPACE lexeme and is not
 given to the parser.
 
-Not handled here: identifier splitting (:mod:`codetok.code.identifiers`), language detection
-(:mod:`codetok.code.detect`), and anything about subword tokens.
+Not handled here: identifier splitting (:mod:`codetok.code.routing.identifiers`), language detection
+(:mod:`codetok.code.front.detect`), and anything about subword tokens.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from .kinds import LexemeFlag, LexemeKind
 from .languages import get_grammar
 from .layout import insert_layout, split_gaps
 from .lexemes import Lexeme, Lexemes
-from .native_lexer import native_lexer
+from .native import native_lexer
 
 __all__ = ["lex", "Lexemes", "Lexeme"]
 
@@ -106,7 +106,7 @@ def lex(
     body = data[base:] if base else data
     plan = native_lexer(grammar)
     tree = None
-    if plan is not None:  # the same columns, in one native call (native_lexer.py)
+    if plan is not None:  # the same columns, in one native call (native.py)
         *columns, has_error = plan.lex(grammar.capsule, data, base, text, from_bytes)
     else:
         tree = grammar.parser().parse(body)

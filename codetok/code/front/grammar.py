@@ -5,7 +5,7 @@ from the mapping of one ``grammars/*.toml`` file (see ``grammars/README.md``) in
 lookup tables indexed by tree-sitter kind id, which the lexer reads in its hot loop. A
 language without a file gets a generic mapping guessed from node type names
 (:func:`generic_grammar`). Loading files and finding languages by name is
-:mod:`codetok.code.languages`; walking trees is :mod:`codetok.code.lexer`.
+:mod:`codetok.code.front.languages`; walking trees is :mod:`codetok.code.front.lexer`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 import tree_sitter
 
-from ..errors import FormatError, LanguageError
+from ...errors import FormatError, LanguageError
 from .kinds import LexemeKind
 
 __all__ = ["Grammar", "DocstringRule", "generic_grammar", "build_grammar", "TEXT_DEFINED"]

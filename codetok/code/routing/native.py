@@ -25,14 +25,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import regex
 
-from .. import _plan
-from .._bytes import BYTE_TO_CHAR
-from ..models import _backend
-from ..models.bpe import BPE
+from ... import _plan
+from ..._bytes import BYTE_TO_CHAR
+from ...models import _backend
+from ...models.bpe import BPE
+from ..front.kinds import LexemeKind
 from .comments import find_sections
 from .identifiers import _FUNCTION_WORDS, _PROTECTED, _SUFFIXES, DIGIT_STEMS, split_identifier
-from .kinds import LexemeKind
-from .layout_tokens import (
+from .pieces import DIGIT_POLICIES
+from .reserved import (
     COMMENT_CLOSE,
     COMMENT_OPEN,
     DEDENT,
@@ -41,13 +42,12 @@ from .layout_tokens import (
     INDENT,
     NEWLINES,
 )
-from .pieces import DIGIT_POLICIES
 from .router import Routed, RouterOptions
 
 if TYPE_CHECKING:
+    from ..front.lexemes import Lexemes
+    from ..tokenizer import CodeTokenizer
     from .channels import Channel
-    from .lexemes import Lexemes
-    from .tokenizer import CodeTokenizer
 
 __all__ = ["code_classes", "compile_router", "run_router", "NativeRouted"]
 
@@ -58,7 +58,7 @@ _CLASSES = ((1, r"\p{L}"), (2, r"\p{M}"), (4, r"\p{Nd}"), (8, r"\s"))
 @functools.lru_cache(maxsize=1)
 def code_classes() -> bytes:
     """One byte per code point (0..0x10FFFF): which classes of the piece patterns
-    (:mod:`codetok.code.pieces`) hold it, asked of the same ``regex`` module, so the native
+    (:mod:`codetok.code.routing.pieces`) hold it, asked of the same ``regex`` module, so the native
     scans agree with the patterns on every code point (about 0.1 s, once per process).
 
     >>> code_classes()[ord("a")], code_classes()[ord("7")], code_classes()[ord(" ")]

@@ -3,7 +3,7 @@ columns in one call.
 
 :func:`native_lexer` gives, per grammar, the ``_core.LexPlan`` that parses a file with the
 tree-sitter C runtime compiled into ``codetok._core``, walks its tree once and builds every
-column of :class:`~codetok.code.Lexemes`, as :func:`codetok.code.lexer.lex` does in Python
+column of :class:`~codetok.code.Lexemes`, as :func:`codetok.code.front.lexer.lex` does in Python
 (the specification: ``_walk``, ``_records_to_columns``, ``split_gaps``, ``insert_layout``,
 ``_positions``), with the GIL released.
 
@@ -25,8 +25,8 @@ import re
 from importlib import metadata
 from typing import Any
 
-from .. import _plan
-from ..models import _backend
+from ... import _plan
+from ...models import _backend
 from .grammar import Grammar
 from .layout import _EXTRA_BLANKS
 

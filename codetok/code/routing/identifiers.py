@@ -17,7 +17,7 @@ order:
    between two words is its own part (``hue2rgb`` -> hue 2 rgb). Numeronyms stay whole
    (``i18n``, ``k8s``, ``a11y``), and ordinals/dimensions keep their suffix (``2nd``,
    ``3d``, ``3D``, ``4f``).
-4. Optionally, a :class:`~codetok.code.segmenter.WordSegmenter` splits same-case runs into
+4. Optionally, a :class:`~codetok.code.routing.segmenter.WordSegmenter` splits same-case runs into
    words learned from a corpus (``getusername`` -> get user name).
 
 Not handled: natural-language text, or splitting anything that is not a single identifier.
@@ -181,7 +181,7 @@ class IdentifierSplitter:
     """Split identifiers by rules, optionally refining same-case runs statistically.
 
     Args:
-        segmenter: a :class:`~codetok.code.segmenter.WordSegmenter` used on parts whose
+        segmenter: a :class:`~codetok.code.routing.segmenter.WordSegmenter` used on parts whose
             letters are all one case (``getusername``); None keeps such parts whole.
         min_segment_length: parts shorter than this are never segmented statistically.
 

@@ -9,7 +9,7 @@ known words but never fails.
 The default model is a word list shipped as ``codetok/data/identifier_words.txt``, built by
 ``corpora/build_identifier_words.py`` from the identifiers of the Python standard library;
 nothing is downloaded. This module does no case, digit or separator splitting; see
-:mod:`codetok.code.identifiers`.
+:mod:`codetok.code.routing.identifiers`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from importlib import resources
 
-from ..errors import FormatError
+from ...errors import FormatError
 
 __all__ = ["WordSegmenter", "learn_word_counts"]
 
