@@ -4,9 +4,9 @@
 //
 // Three rare questions go back to Python through ``ColumnCallbacks`` (each asks its
 // reference function): the kind of a named leaf the grammar file does not map (its text
-// decides, ``_text_kind``), whether a comment is a documentation comment when the grammar's
-// patterns are not plain ``^LITERAL(?![CHARS])`` ones, and whether a gap of non-ASCII
-// bytes is blank.
+// decides, ``text_kind`` in grammar.py), whether a comment is a documentation comment when
+// the grammar's patterns are not plain ``^LITERAL(?![CHARS])`` ones, and whether a gap of
+// non-ASCII bytes is blank.
 #pragma once
 
 #ifdef CODETOK_TREE_SITTER

@@ -26,7 +26,6 @@ Not handled here: identifier splitting (:mod:`codetok.code.routing.identifiers`)
 from __future__ import annotations
 
 import os
-import re
 
 import numpy as np
 
@@ -41,6 +40,7 @@ from .grammar import (
     ROLE_STRING,
     TEXT_DEFINED,
     Grammar,
+    text_kind,
 )
 from .kinds import LexemeFlag, LexemeKind
 from .languages import get_grammar
@@ -52,9 +52,6 @@ __all__ = ["lex", "Lexemes", "Lexeme"]
 
 _K = LexemeKind
 _BOM = b"\xef\xbb\xbf"
-_WORD = re.compile(r"^[@$]?[^\W\d]\w*$")
-_NUM = re.compile(r"^\.?\d")
-_PUNCT = frozenset("( ) [ ] { } , ; . : ::".split())
 
 
 # ----------------------------------------------------------------------------- lexing
@@ -163,18 +160,6 @@ def _columns(
         k, nt, pt, fl, bs, be = insert_layout(blocks, base, len(data), k, nt, pt, fl, bs, be)
     cs, ce, ln, co = _positions(text, data, from_bytes, bs, be)
     return k, nt, pt, bs, be, cs, ce, ln, co, fl
-
-
-def _text_kind(raw: bytes) -> int:
-    """Kind of a named leaf the grammar file does not map, from its text."""
-    t = raw.decode("utf-8", "surrogateescape")
-    if _WORD.match(t):
-        return _K.IDENTIFIER
-    if _NUM.match(t):
-        return _K.NUMBER
-    if t.isspace():
-        return _K.WHITESPACE
-    return _K.PUNCTUATION if t in _PUNCT else _K.OPERATOR
 
 
 def _walk(root: object, g: Grammar) -> tuple[list[int], list[tuple[int, int, int, int]]]:
@@ -311,7 +296,7 @@ def _records_to_columns(
     # leaves whose kind the text or the parent decides, and documentation comments
     fix = np.flatnonzero(code & (kinds == TEXT_DEFINED))
     for i in fix.tolist():
-        kinds[i] = _text_kind(body[bs[i] : be[i]])
+        kinds[i] = text_kind(body[bs[i] : be[i]])
     if g.by_parent:
         special = np.array(sorted({k for k, _ in g.by_parent}), np.int64)
         for i in np.flatnonzero(code & np.isin(kid, special)).tolist():
