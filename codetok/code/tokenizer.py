@@ -374,7 +374,9 @@ class CodeTokenizer:
         key = (language, opts, *_plan.switches())
         router = self._routers.get(key)
         if router is None:
-            router = self._routers[key] = compile_router(self, language, opts)
+            router = self._routers[key] = compile_router(
+                self._code, self._comment, self.reserved, self._index, language, opts
+            )
         return router
 
     def _encode_lexemes(self, lexemes: Lexemes, opts: RouterOptions) -> CodeEncoding:
