@@ -31,7 +31,8 @@ from pathlib import Path
 
 from codetok.code import LexemeKind, lex
 from codetok.code.front.detect import language_from_path
-from codetok.code.routing.segmenter import WordSegmenter, learn_word_counts
+from codetok.code.routing.identifiers import learn_word_counts
+from codetok.code.routing.segmenter import WordSegmenter
 
 PROSE_WEIGHT = 0.3
 MIN_COUNT = 1
