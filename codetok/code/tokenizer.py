@@ -31,6 +31,7 @@ from ..added_tokens import AddedToken
 from ..errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
 from ..tokenizer import Tokenizer
 from .encoding import CodeEncoding
+from .front.languages import CORE_LANGUAGES
 from .front.lexemes import Lexemes
 from .front.lexer import lex
 from .routing.channels import Channel
@@ -38,12 +39,12 @@ from .routing.native import compile_router, run_router
 from .routing.pieces import PieceSplitter
 from .routing.reserved import ReservedTokens
 from .routing.router import CODE, RouterOptions, route
+from .training import train_models
 
 __all__ = ["CodeTokenizer", "FORMAT_KEY", "FORMAT_VERSION", "CORE_LANGUAGES"]
 
 FORMAT_KEY = "codetok_code"
 FORMAT_VERSION = 1
-CORE_LANGUAGES = ("python", "java", "csharp", "javascript")
 _DEFAULT_FILE = "default_code_tokenizer.json"
 _OPTION_NAMES = tuple(RouterOptions.__dataclass_fields__)
 
@@ -201,10 +202,7 @@ class CodeTokenizer:
         >>> tok.decode(tok.encode(src[0], "python").ids) == src[0]
         True
         """
-        from .training import train_code_tokenizer
-
-        return train_code_tokenizer(
-            cls,
+        trained = train_models(
             paths_or_iterator,
             languages=languages,
             vocab_size=vocab_size,
@@ -214,6 +212,12 @@ class CodeTokenizer:
             min_frequency=min_frequency,
             show_progress=show_progress,
             options=options,
+        )
+        return cls(
+            trained.tokenizer,
+            trained.comment_tokenizer,
+            languages=trained.languages,
+            **options,
         )
 
     # ------------------------------------------------------------------ vocabulary

@@ -35,6 +35,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 __all__ = [
+    "CORE_LANGUAGES",
     "Grammar",
     "get_grammar",
     "available_languages",
@@ -43,6 +44,10 @@ __all__ = [
     "resolve_language_name",
     "generic_grammar",
 ]
+
+#: The languages a code tokenizer reserves keywords for and trains on by default (the
+#: default code tokenizer covers these four).
+CORE_LANGUAGES = ("python", "java", "csharp", "javascript")
 
 
 def _load_provider(
