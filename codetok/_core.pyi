@@ -283,7 +283,7 @@ def read_ranks(raw: bytes) -> dict[bytes, int] | int:
 TREE_SITTER_VERSION: str | None
 
 class LexPlan:
-    """The native code lexer of one grammar (codetok/code/native_lexer.py builds it)."""
+    """The native code lexer of one grammar (codetok/code/front/native.py builds it)."""
 
     def __init__(
         self,
@@ -301,7 +301,7 @@ class LexPlan:
         """Lex one file: the 10 lexeme columns and has_error."""
 
 class CodeRouter:
-    """The code tokenizer's native router (codetok/code/native.py builds it)."""
+    """The code tokenizer's native router (codetok/code/routing/native.py builds it)."""
 
     def __init__(
         self,

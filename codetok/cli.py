@@ -171,7 +171,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
     elif args.format == "tokens":
         _write(args, " ".join(enc.tokens) + "\n")
     elif args.format == "html":
-        from .code.html import render_html
+        from .code.uses.html import render_html
 
         _write(args, render_html(enc, title=Path(args.file).name))
     else:
@@ -314,7 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--tokenizer", "-t", action="append", required=True)
     p.set_defaults(func=cmd_analyze)
-    from .code.pairs_cli import register as register_pairs
+    from .code.uses.pairs_cli import register as register_pairs
 
     register_pairs(sub)
     return parser

@@ -30,8 +30,9 @@ from collections import Counter
 from pathlib import Path
 
 from codetok.code import LexemeKind, lex
-from codetok.code.detect import language_from_path
-from codetok.code.segmenter import WordSegmenter, learn_word_counts
+from codetok.code.front.detect import language_from_path
+from codetok.code.routing.identifiers import learn_word_counts
+from codetok.code.routing.segmenter import WordSegmenter
 
 PROSE_WEIGHT = 0.3
 MIN_COUNT = 1

@@ -1,4 +1,4 @@
-"""Tests for the grammar registry (codetok.code.languages) and language detection."""
+"""Tests for the grammar registry (codetok.code.front.languages) and language detection."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pytest
 import tree_sitter
 import tree_sitter_python
 
-from codetok.code import LexemeKind, detect_language, get_grammar, languages, lex, load_grammar
-from codetok.code.languages import (
+from codetok.code import LexemeKind, detect_language, get_grammar, lex, load_grammar
+from codetok.code.front import languages
+from codetok.code.front.languages import (
     available_languages,
     generic_grammar,
     grammar_specs,

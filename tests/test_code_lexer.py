@@ -1,4 +1,4 @@
-"""Tests for codetok.code.lexer: expected kind tables, coverage invariant, positions."""
+"""Tests for codetok.code.front.lexer: expected kind tables, coverage invariant, positions."""
 
 from __future__ import annotations
 

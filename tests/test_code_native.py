@@ -1,4 +1,4 @@
-"""The native code router (codetok/code/native.py) against the Python router it repeats.
+"""The native code router (codetok/code/routing/native.py) against the Python router it repeats.
 
 Every test encodes the same lexemes twice, with native plans on and off
 (``conftest.python_pipeline``), and compares every field of the two encodings. Lexemes come
@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codetok.code import CodeTokenizer, LexemeKind, lex
-from codetok.code.lexemes import Lexemes
-from codetok.code.native import code_classes, run_router
-from codetok.code.pieces import PieceSplitter
-from codetok.code.router import RouterOptions, route
+from codetok.code.front.lexemes import Lexemes
+from codetok.code.routing.native import code_classes, run_router
+from codetok.code.routing.pieces import PieceSplitter
+from codetok.code.routing.router import RouterOptions, route
 
 pytest.importorskip("codetok._core")
 
@@ -285,7 +285,7 @@ def test_docstring_sections(tok: CodeTokenizer) -> None:
 
 
 def test_splitter_errors_surface(tok: CodeTokenizer, monkeypatch: pytest.MonkeyPatch) -> None:
-    from codetok.code import native
+    from codetok.code.routing import native
 
     def broken(name: str) -> list[int]:
         raise RuntimeError(f"cannot split {name}")

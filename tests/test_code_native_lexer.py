@@ -1,4 +1,4 @@
-"""The native lexer (codetok/code/native_lexer.py) against the Python lexer it repeats.
+"""The native lexer (codetok/code/front/native.py) against the Python lexer it repeats.
 
 The records and blocks of the native walk must equal the Python cursor walk's on the same
 tree, and ``lex`` must give the same lexemes (every column) with native plans on and off:
@@ -18,8 +18,9 @@ from conftest import python_pipeline
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codetok.code import get_grammar, lex, native_lexer
-from codetok.code.lexer import _walk
+from codetok.code import get_grammar, lex
+from codetok.code.front import native as native_lexer
+from codetok.code.front.lexer import _walk
 
 core = pytest.importorskip("codetok._core")
 
@@ -149,7 +150,7 @@ def test_doc_patterns_asked_of_python(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_callback_errors_surface(monkeypatch: pytest.MonkeyPatch) -> None:
-    from codetok.code import layout
+    from codetok.code.front import layout
 
     monkeypatch.setattr(native_lexer, "_PLANS", {})
     monkeypatch.setattr(layout, "_EXTRA_BLANKS", None)  # makes blank() raise TypeError

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codetok.code import CodeTokenizer, LexemeKind, split_identifier
-from codetok.code.pieces import PieceSplitter
+from codetok.code.routing.pieces import PieceSplitter
 from codetok.errors import ConfigurationError, FormatError, VocabularyError
 
 DATA = Path(__file__).parent / "data" / "code"
@@ -367,7 +367,7 @@ def test_encoding_lists_are_built_on_first_read(tok: CodeTokenizer) -> None:
 
 
 def test_encoding_needs_tokens_or_vocab(tok: CodeTokenizer) -> None:
-    from codetok.code.code_encoding import CodeEncoding
+    from codetok.code.encoding import CodeEncoding
 
     enc = tok.encode("x\n", "python")
     fields = dict(

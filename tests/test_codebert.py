@@ -1,4 +1,4 @@
-"""CodeBERT-compatible encoding (codetok.code.codebert) and token/lexeme alignment.
+"""CodeBERT-compatible encoding (codetok.code.uses.codebert) and token/lexeme alignment.
 
 Parity: ``input_ids`` equal ``transformers.AutoTokenizer``'s on a RoBERTa-convention folder
 built from the real GPT-2 files, for a slice of the running interpreter's standard library
@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from codetok._bytes import CHAR_TO_BYTE
 from codetok.code import LexemeKind, lex
-from codetok.code.align import align_to_segments, byte_to_char_index, bytes_to_char_spans
-from codetok.code.codebert import NO_KIND, CodeBertTokenizer, code_tokens, preprocess
+from codetok.code.uses.align import align_to_segments, byte_to_char_index, bytes_to_char_spans
+from codetok.code.uses.codebert import NO_KIND, CodeBertTokenizer, code_tokens, preprocess
 from codetok.errors import ConfigurationError
 
 DATA = Path(__file__).parent / "data" / "code"

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codetok.code import IdentifierSplitter, SplitIdentifier, WordSegmenter, split_identifier
-from codetok.code.segmenter import learn_word_counts
+from codetok.code.routing.identifiers import learn_word_counts
 from codetok.errors import FormatError
 
 DATA = Path(__file__).parent / "data" / "code"
@@ -383,7 +383,7 @@ def test_segmenter_basics(tmp_path: Path) -> None:
 def test_learn_word_counts_skips_single_part_names() -> None:
     counts = learn_word_counts(["isinstance", "get_user", "userName", "getattr"])
     assert counts == {"get": 1, "user": 2, "name": 1}
-    seg = WordSegmenter.learn(["get_user", "user_name", "getName"])
+    seg = WordSegmenter(learn_word_counts(["get_user", "user_name", "getName"]))
     assert seg.segment("getusername") == ["get", "user", "name"]
 
 

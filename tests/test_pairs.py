@@ -1,4 +1,4 @@
-"""Program-synthesis pairs (codetok.code.pairs) and AST-aware truncation.
+"""Program-synthesis pairs (codetok.code.uses.pairs) and AST-aware truncation.
 
 Hand-checked pairs for a sample per language, truncation properties (the kept code is a
 prefix ending at a statement or lexeme end, its ids are exactly the tokenizer's ids of that
@@ -16,15 +16,15 @@ import numpy as np
 import pytest
 
 from codetok.code import LexemeKind, lex
-from codetok.code.pairs import PairEncoder, extract_pairs
-from codetok.code.pairs_cli import (
+from codetok.code.uses.pairs import PairEncoder, extract_pairs
+from codetok.code.uses.pairs_cli import (
     iter_source_files,
     pairs_from_files,
     read_jsonl,
     register,
     write_jsonl,
 )
-from codetok.code.truncation import statement_units, truncate_code
+from codetok.code.uses.truncation import statement_units, truncate_code
 from codetok.errors import ConfigurationError, FormatError, LanguageError
 
 PYTHON = '''\

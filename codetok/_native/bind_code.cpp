@@ -1,5 +1,5 @@
 // Python binding of the code router (code_router.hpp): ``_core.CodeRouter``, built by
-// codetok/code/native.py from a CodeTokenizer's channels and router options.
+// codetok/code/routing/native.py from a CodeTokenizer's channels and router options.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 

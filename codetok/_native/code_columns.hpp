@@ -1,12 +1,12 @@
 // The code lexer after its tree walk: walk records -> the lexeme columns of ``Lexemes``.
-// The native twin of ``_records_to_columns`` and ``_positions`` (codetok/code/lexer.py)
-// and of ``split_gaps`` and ``insert_layout`` (codetok/code/layout.py), the specification.
+// The native twin of ``_records_to_columns`` and ``_positions`` (codetok/code/front/lexer.py)
+// and of ``split_gaps`` and ``insert_layout`` (codetok/code/front/layout.py), the specification.
 //
 // Three rare questions go back to Python through ``ColumnCallbacks`` (each asks its
 // reference function): the kind of a named leaf the grammar file does not map (its text
-// decides, ``_text_kind``), whether a comment is a documentation comment when the grammar's
-// patterns are not plain ``^LITERAL(?![CHARS])`` ones, and whether a gap of non-ASCII
-// bytes is blank.
+// decides, ``text_kind`` in grammar.py), whether a comment is a documentation comment when
+// the grammar's patterns are not plain ``^LITERAL(?![CHARS])`` ones, and whether a gap of
+// non-ASCII bytes is blank.
 #pragma once
 
 #ifdef CODETOK_TREE_SITTER

@@ -1,5 +1,5 @@
 // Lexeme kinds as the code lexer and router store them (``LexemeKind``,
-// codetok/code/kinds.py, whose values these are).
+// codetok/code/front/kinds.py, whose values these are).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The code lexer's tree walk: parse one file with tree-sitter and walk the tree once, into
 // the flat records ``(start, end, kid, parent, flags, ctx)`` and the indent blocks
 // ``(start, end, type, parent type)``: the native twin of ``_walk`` in
-// codetok/code/lexer.py (the specification; its docstring says what each field means).
+// codetok/code/front/lexer.py (the specification; its docstring says what each field means).
 //
 // The tree-sitter C runtime is compiled into the extension from the ``tree-sitter`` source
 // distribution (see setup.py); without it (``CODETOK_TREE_SITTER`` undefined) this file
@@ -18,7 +18,7 @@
 namespace codetok {
 namespace code {
 
-// Role bits of node kinds (``ROLE_*`` in codetok/code/grammar.py).
+// Role bits of node kinds (``ROLE_*`` in codetok/code/front/grammar.py).
 constexpr uint8_t kRoleString = 1;
 constexpr uint8_t kRoleCode = 2;
 constexpr uint8_t kRoleDecorator = 4;

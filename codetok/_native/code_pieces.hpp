@@ -1,7 +1,7 @@
 // Cutting one lexeme's text into the pieces a subword model sees: the native twin of
-// ``PieceSplitter.spans`` (codetok/code/pieces.py, the specification). Its three patterns
+// ``PieceSplitter.spans`` (codetok/code/routing/pieces.py, the specification). Its three patterns
 // are written out as scans; the character classes come from a table the Python side builds
-// from the ``regex`` module it uses itself (``code_classes`` in codetok/code/native.py), so
+// from the ``regex`` module it uses itself (``code_classes`` in codetok/code/routing/native.py), so
 // both agree on every code point whatever that module's Unicode version.
 #pragma once
 

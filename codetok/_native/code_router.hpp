@@ -1,10 +1,10 @@
 // The code tokenizer's router and subword channels in one pass: a file's lexemes (kinds
 // and char spans) -> units (reserved tokens and pieces) -> ids. The native twin of
-// ``route`` (codetok/code/router.py) followed by ``CodeTokenizer._encode_lexemes``'s loop
-// over units with ``Channel.encode`` (codetok/code/channels.py); those stay the
+// ``route`` (codetok/code/routing/router.py) followed by ``CodeTokenizer._encode_lexemes``'s loop
+// over units with ``Channel.encode`` (codetok/code/routing/channels.py); those stay the
 // specification and the oracle of the tests.
 //
-// What stays in Python (codetok/code/native.py decides): whitespace normalization and
+// What stays in Python (codetok/code/routing/native.py decides): whitespace normalization and
 // statistical identifier splitting (the whole file then takes the Python router), docstring
 // section headers (found in Python, handed in as cuts), and splitting identifiers that are
 // not ASCII (a callback, remembered per name).

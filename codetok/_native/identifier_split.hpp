@@ -1,5 +1,5 @@
 // Rule-based identifier splitting for ASCII identifiers: the native twin of
-// ``IdentifierSplitter`` without a segmenter (codetok/code/identifiers.py, the
+// ``IdentifierSplitter`` without a segmenter (codetok/code/routing/identifiers.py, the
 // specification): ``split_identifier(name).pieces()`` as piece lengths. The word lists
 // (digit stems, function words, protected terms, ordinal suffixes) come from that module.
 //

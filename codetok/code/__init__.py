@@ -1,4 +1,44 @@
-"""The code front end: grammars, language detection, the lexer and identifier splitting.
+"""Source code: a tree-sitter front end, a router, and the code tokenizer that joins them.
+
+The public names are the ones below (``from codetok.code import CodeTokenizer, lex``). The
+modules are laid out in the order the code flows through them::
+
+    front/      source -> lexemes
+      languages.py, grammar.py   grammars/*.toml files: node type -> lexeme kind
+      detect.py                  the language from a file name, a shebang or the content
+      lexer.py                   lex(): parse, walk the tree, one lexeme per leaf or gap
+      layout.py                  blank gaps, INDENT / DEDENT markers
+      native.py                  the same lexer in one native call
+      kinds.py, lexemes.py       LexemeKind, and the Lexemes arrays lex() returns
+    routing/    lexemes -> reserved tokens and pieces -> ids
+      router.py                  route(): each lexeme's kind picks its treatment
+      reserved.py                reserved tokens: keywords, layout and comment markers
+      comments.py                docstring section headers (<doc:param>, ...)
+      identifiers.py             reversible identifier splitting (getUserName)
+      segmenter.py               statistical splitting of same-case runs (getusername)
+      pieces.py                  other text cut into pieces for a subword model
+      channels.py                pieces -> ids with a codetok Tokenizer
+      native.py                  route and encode in one native call
+    tokenizer.py                 CodeTokenizer: lex, route, encode; decode; save / load
+    encoding.py                  CodeEncoding: what CodeTokenizer.encode returns
+    training.py                  the subword models CodeTokenizer.train learns
+    uses/       built on the above
+      codebert.py, align.py      CodeBERT mode: a pretrained tokenizer's ids, per lexeme
+      pairs.py, truncation.py    (docstring, function) pairs cut to a token budget
+      pairs_cli.py               the ``codetok pairs`` command
+      html.py                    an HTML page of a CodeEncoding
+
+Imports only go down this list: the front end imports nothing from the router, the
+tokenizer or the uses; the router nothing from the tokenizer or the uses; the tokenizer,
+its encoding and training nothing from the uses. There are no import cycles, lazy and
+``TYPE_CHECKING`` imports included (``tests/test_code_layout.py`` checks both).
+
+``CodeTokenizer``, ``CodeEncoding`` and training sit at the root, between the router and
+the uses, because they tie the two layers together: ``CodeTokenizer.encode`` runs the front
+end, then the router, then the channels, and a ``CodeEncoding`` holds per token what both
+give (ids, lexeme kinds, node types, spans); training counts pieces exactly as ``encode``
+routes them, and ``CodeTokenizer.train`` is its entry. In either layer they would make it
+reach into the other; the uses take them as they are (``pairs_cli``, ``html``).
 
 >>> from codetok.code import lex, LexemeKind
 >>> lx = lex("x = 1  # one\\n", "python")
@@ -8,22 +48,22 @@
 
 from __future__ import annotations
 
-from .code_encoding import CodeEncoding as CodeEncoding
-from .detect import detect_language as detect_language
-from .identifiers import IdentifierSplitter as IdentifierSplitter
-from .identifiers import SplitIdentifier as SplitIdentifier
-from .identifiers import split_identifier as split_identifier
-from .kinds import LexemeFlag as LexemeFlag
-from .kinds import LexemeKind as LexemeKind
-from .languages import Grammar as Grammar
-from .languages import available_languages as available_languages
-from .languages import get_grammar as get_grammar
-from .languages import load_grammar as load_grammar
-from .languages import register_grammar as register_grammar
-from .lexer import Lexeme as Lexeme
-from .lexer import Lexemes as Lexemes
-from .lexer import lex as lex
-from .segmenter import WordSegmenter as WordSegmenter
+from .encoding import CodeEncoding as CodeEncoding
+from .front.detect import detect_language as detect_language
+from .front.kinds import LexemeFlag as LexemeFlag
+from .front.kinds import LexemeKind as LexemeKind
+from .front.languages import Grammar as Grammar
+from .front.languages import available_languages as available_languages
+from .front.languages import get_grammar as get_grammar
+from .front.languages import load_grammar as load_grammar
+from .front.languages import register_grammar as register_grammar
+from .front.lexer import Lexeme as Lexeme
+from .front.lexer import Lexemes as Lexemes
+from .front.lexer import lex as lex
+from .routing.identifiers import IdentifierSplitter as IdentifierSplitter
+from .routing.identifiers import SplitIdentifier as SplitIdentifier
+from .routing.identifiers import split_identifier as split_identifier
+from .routing.segmenter import WordSegmenter as WordSegmenter
 from .tokenizer import CodeTokenizer as CodeTokenizer
 
 __all__ = [

@@ -1,8 +1,8 @@
 """CodeTokenizer: the lexer as a pre-tokenizer, a router, and codetok subword models.
 
-``encode`` runs :func:`~codetok.code.lex` (tree-sitter), :func:`~codetok.code.router.route`
+``encode`` runs :func:`~codetok.code.lex` (tree-sitter), :func:`~codetok.code.routing.router.route`
 (kind -> reserved token or pieces) and then the subword model of a codetok
-:class:`~codetok.Tokenizer` on each piece (:class:`~codetok.code.channels.Channel`).
+:class:`~codetok.Tokenizer` on each piece (:class:`~codetok.code.routing.channels.Channel`).
 Reserved tokens (keywords, ``<INDENT>``, ``<NL>``, comment markers) are added special tokens
 of that tokenizer, each standing for an exact surface text, so ``decode`` is a table look-up
 and ``decode(encode(src).ids) == src`` for every input. Comments and docstrings use the same
@@ -30,20 +30,21 @@ from .. import _plan
 from ..added_tokens import AddedToken
 from ..errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
 from ..tokenizer import Tokenizer
-from .channels import Channel
-from .code_encoding import CodeEncoding
-from .layout_tokens import ReservedTokens
-from .lexemes import Lexemes
-from .lexer import lex
-from .native import compile_router, run_router
-from .pieces import PieceSplitter
-from .router import CODE, RouterOptions, route
+from .encoding import CodeEncoding
+from .front.languages import CORE_LANGUAGES
+from .front.lexemes import Lexemes
+from .front.lexer import lex
+from .routing.channels import Channel
+from .routing.native import compile_router, run_router
+from .routing.pieces import PieceSplitter
+from .routing.reserved import ReservedTokens
+from .routing.router import CODE, RouterOptions, route
+from .training import train_models
 
 __all__ = ["CodeTokenizer", "FORMAT_KEY", "FORMAT_VERSION", "CORE_LANGUAGES"]
 
 FORMAT_KEY = "codetok_code"
 FORMAT_VERSION = 1
-CORE_LANGUAGES = ("python", "java", "csharp", "javascript")
 _DEFAULT_FILE = "default_code_tokenizer.json"
 _OPTION_NAMES = tuple(RouterOptions.__dataclass_fields__)
 
@@ -59,7 +60,7 @@ class CodeTokenizer:
             None shares ``tokenizer``.
         languages: languages whose keywords get reserved tokens (default: the four core
             languages, or those of the default tokenizer).
-        **options: router options (see :class:`~codetok.code.router.RouterOptions`):
+        **options: router options (see :class:`~codetok.code.routing.router.RouterOptions`):
             ``digits`` (``"single"``, ``"group3"``, ``"whole"``), ``max_piece``,
             ``split_identifiers``, ``statistical_split``, ``keyword_tokens``,
             ``comment_markers``, ``doc_sections``, ``drop_comments``, ``drop_docstrings``,
@@ -201,10 +202,7 @@ class CodeTokenizer:
         >>> tok.decode(tok.encode(src[0], "python").ids) == src[0]
         True
         """
-        from .training import train_code_tokenizer
-
-        return train_code_tokenizer(
-            cls,
+        trained = train_models(
             paths_or_iterator,
             languages=languages,
             vocab_size=vocab_size,
@@ -214,6 +212,12 @@ class CodeTokenizer:
             min_frequency=min_frequency,
             show_progress=show_progress,
             options=options,
+        )
+        return cls(
+            trained.tokenizer,
+            trained.comment_tokenizer,
+            languages=trained.languages,
+            **options,
         )
 
     # ------------------------------------------------------------------ vocabulary
@@ -283,7 +287,7 @@ class CodeTokenizer:
             drop_comments: leave comments out (default: the tokenizer's option).
             drop_docstrings: leave docstrings and doc comments out.
             normalize_whitespace: normalize blanks and line ends (see
-                :class:`~codetok.code.router.RouterOptions`).
+                :class:`~codetok.code.routing.router.RouterOptions`).
 
         Returns:
             A :class:`CodeEncoding`; ``decode(enc.ids)`` is the source exactly when
@@ -370,11 +374,13 @@ class CodeTokenizer:
 
     def _router(self, language: str, opts: RouterOptions) -> Any:
         """The native router for ``language`` and ``opts`` (built once), or why the Python
-        router runs (a str; see :func:`codetok.code.native.compile_router`)."""
+        router runs (a str; see :func:`codetok.code.routing.native.compile_router`)."""
         key = (language, opts, *_plan.switches())
         router = self._routers.get(key)
         if router is None:
-            router = self._routers[key] = compile_router(self, language, opts)
+            router = self._routers[key] = compile_router(
+                self._code, self._comment, self.reserved, self._index, language, opts
+            )
         return router
 
     def _encode_lexemes(self, lexemes: Lexemes, opts: RouterOptions) -> CodeEncoding:

@@ -18,21 +18,19 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 from .._bytes import bytes_to_unicode
 from ..errors import ConfigurationError, LanguageError, NotFoundError, TrainingError
 from ..tokenizer import Tokenizer
-from .channels import WORDPIECE_PREFIX
-from .layout_tokens import ReservedTokens
-from .lexer import lex
-from .pieces import PieceSplitter
-from .router import CODE, RouterOptions, route
+from .front.languages import CORE_LANGUAGES, get_grammar
+from .front.lexer import lex
+from .routing.channels import WORDPIECE_PREFIX
+from .routing.pieces import PieceSplitter
+from .routing.reserved import ReservedTokens
+from .routing.router import CODE, RouterOptions, route
 
-if TYPE_CHECKING:
-    from .tokenizer import CodeTokenizer
-
-__all__ = ["train_code_tokenizer", "iter_sources", "count_code_pieces", "MODELS"]
+__all__ = ["train_models", "TrainedModels", "iter_sources", "count_code_pieces", "MODELS"]
 
 MODELS = ("bpe", "wordpiece", "unigram")
 _EXTRA_SPECIALS = ("<pad>", "<|endoftext|>", "<unk>")
@@ -41,8 +39,6 @@ Source = tuple[str | bytes, str | None, str | None]
 
 
 def _extensions(languages: Sequence[str]) -> dict[str, str]:
-    from .languages import get_grammar
-
     table: dict[str, str] = {}
     for lang in languages:
         g = get_grammar(lang)
@@ -225,8 +221,16 @@ def _build(model: str, trainer: Any, counts: Counter[str]) -> Tokenizer:
     return tok
 
 
-def train_code_tokenizer(
-    cls: type[CodeTokenizer],
+class TrainedModels(NamedTuple):
+    """What :func:`train_models` learns; ``CodeTokenizer(tokenizer, comment_tokenizer,
+    languages=languages, **options)`` is the trained code tokenizer."""
+
+    tokenizer: Tokenizer
+    comment_tokenizer: Tokenizer | None
+    languages: list[str]
+
+
+def train_models(
     paths_or_iterator: Any,
     *,
     languages: Sequence[str] | None,
@@ -237,10 +241,9 @@ def train_code_tokenizer(
     min_frequency: int,
     show_progress: bool,
     options: dict[str, Any],
-) -> CodeTokenizer:
-    """Implementation of :meth:`CodeTokenizer.train` (see there for the arguments)."""
-    from .tokenizer import CORE_LANGUAGES
-
+) -> TrainedModels:
+    """The subword models of :meth:`CodeTokenizer.train` (see there for the arguments),
+    which builds the code tokenizer from them."""
     model = model.lower() if isinstance(model, str) else model
     if model not in MODELS:
         raise ConfigurationError(f"model must be one of {', '.join(MODELS)}; got {model!r}")
@@ -281,4 +284,4 @@ def train_code_tokenizer(
         size = comment_vocab_size or max(vocab_size // 4, 512)
         comment_trainer = _trainer(model, size, ["<unk>"], min_frequency, show_progress)
         comment_tok = _build(model, comment_trainer, comment)
-    return cls(main, comment_tok, languages=langs, **options)
+    return TrainedModels(main, comment_tok, langs)

@@ -12,7 +12,7 @@ the same files. Each token is then aligned to the lexer's stream (:func:`codetok
   those bytes); other tokenizers use their char offsets. Char spans cover every character a
   token touches. The ``offsets`` attribute keeps what the tokenizer itself reports
   (``transformers``' ``offset_mapping``, trimmed of spaces when ``trim_offsets`` is on).
-* **lexemes**: the rule of :mod:`codetok.code.align`: the token's *primary* lexeme is the
+* **lexemes**: the rule of :mod:`codetok.code.uses.align`: the token's *primary* lexeme is the
   first non-layout (not WHITESPACE / NEWLINE) lexeme it touches, else the first one; the
   half-open range ``[lexeme_starts, lexeme_ends)`` lists every lexeme it touches (zero-width
   INDENT / DEDENT markers inside the range are part of it). Special tokens added by the
@@ -37,12 +37,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .._bytes import CHAR_TO_BYTE
-from ..errors import ConfigurationError
+from ..._bytes import CHAR_TO_BYTE
+from ...errors import ConfigurationError
+from ..front.kinds import LexemeKind
+from ..front.lexemes import Lexemes
+from ..front.lexer import lex
 from .align import align_to_segments, byte_to_char_index, bytes_to_char_spans
-from .kinds import LexemeKind
-from .lexemes import Lexemes
-from .lexer import lex
 
 __all__ = [
     "NO_KIND",
@@ -282,10 +282,10 @@ def _load_text_tokenizer(spec: Any) -> Any:
     if isinstance(spec, (str, os.PathLike)):
         p = Path(spec)
         if p.is_file():
-            from ..tokenizer import Tokenizer
+            from ...tokenizer import Tokenizer
 
             return Tokenizer.from_file(p)
-        from ..formats.hub import from_pretrained
+        from ...formats.hub import from_pretrained
 
         return from_pretrained(str(spec))
     raise ConfigurationError(

@@ -11,16 +11,16 @@ in the byte alphabet) or Unigram. When the model cannot spell a piece exactly (a
 char, a dropped char), the piece falls back to one token per byte, so encoding never loses
 bytes; :class:`Channel` refuses a vocabulary without a token for each of the 256 bytes.
 
-Not handled here: which pieces go to which channel (:mod:`codetok.code.router`).
+Not handled here: which pieces go to which channel (:mod:`codetok.code.routing.router`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._bytes import CHAR_TO_BYTE, bytes_to_unicode, unicode_to_bytes
-from ..errors import VocabularyError
-from ..tokenizer import Tokenizer
+from ..._bytes import CHAR_TO_BYTE, bytes_to_unicode, unicode_to_bytes
+from ...errors import VocabularyError
+from ...tokenizer import Tokenizer
 
 __all__ = ["Channel", "WORDPIECE_PREFIX"]
 

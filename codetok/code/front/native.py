@@ -3,14 +3,15 @@ columns in one call.
 
 :func:`native_lexer` gives, per grammar, the ``_core.LexPlan`` that parses a file with the
 tree-sitter C runtime compiled into ``codetok._core``, walks its tree once and builds every
-column of :class:`~codetok.code.Lexemes`, as :func:`codetok.code.lexer.lex` does in Python
+column of :class:`~codetok.code.Lexemes`, as :func:`codetok.code.front.lexer.lex` does in Python
 (the specification: ``_walk``, ``_records_to_columns``, ``split_gaps``, ``insert_layout``,
 ``_positions``), with the GIL released.
 
 Python still describes what it runs: the grammar's tables (:func:`walk_tables`,
 :func:`column_tables`) and three rare questions it calls back for: the kind of a named
-leaf the grammar file does not map (``_text_kind``), documentation comment patterns that
-are not plain ``^LITERAL(?![CHARS])`` ones, and whether a gap of non-ASCII bytes is blank.
+leaf the grammar file does not map (:func:`~.grammar.text_kind`), documentation comment
+patterns that are not plain ``^LITERAL(?![CHARS])`` ones, and whether a gap of non-ASCII
+bytes is blank.
 
 It is used only when its trees are the Python lexer's trees: the runtime compiled into the
 extension is the installed ``tree-sitter`` bindings' version, and the grammar came from a
@@ -25,9 +26,9 @@ import re
 from importlib import metadata
 from typing import Any
 
-from .. import _plan
-from ..models import _backend
-from .grammar import Grammar
+from ... import _plan
+from ...models import _backend
+from .grammar import Grammar, text_kind
 from .layout import _EXTRA_BLANKS
 
 __all__ = ["native_lexer", "walk_tables", "column_tables", "doc_pattern"]
@@ -105,7 +106,6 @@ def native_lexer(g: Grammar) -> Any | None:
         return None
     entry = _PLANS.get(id(g))
     if entry is None:
-        from .lexer import _text_kind
 
         def is_doc(head: bytes) -> bool:
             text = head.decode("utf-8", "replace")
@@ -115,6 +115,6 @@ def native_lexer(g: Grammar) -> Any | None:
             text = raw.decode("utf-8", "surrogateescape")
             return all(ch.isspace() or ch in _EXTRA_BLANKS for ch in text)
 
-        plan = _backend.core().LexPlan(walk_tables(g), column_tables(g), _text_kind, is_doc, blank)
+        plan = _backend.core().LexPlan(walk_tables(g), column_tables(g), text_kind, is_doc, blank)
         entry = _PLANS[id(g)] = (g, plan)
     return entry[1]

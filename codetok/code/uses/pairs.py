@@ -18,8 +18,8 @@ comments win over plain ones: the run of comments of the closest one's style is 
 :class:`PairEncoder` tokenizes both sides with any tokenizer that has ``encode(text)``
 (a :class:`codetok.Tokenizer`, or a CodeTokenizer, whose ``encode`` also gets
 ``language=``), truncating the code at statement boundaries
-(:mod:`codetok.code.truncation`), and produces JSON-ready records; files, JSON Lines and the
-``codetok pairs`` command live in :mod:`codetok.code.pairs_cli`.
+(:mod:`codetok.code.uses.truncation`), and produces JSON-ready records; files, JSON Lines and the
+``codetok pairs`` command live in :mod:`codetok.code.uses.pairs_cli`.
 
 Not handled here: natural-language cleaning beyond removing comment delimiters (XML tags
 of C# documentation and Javadoc tags are kept as written).
@@ -36,10 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigurationError, LanguageError
-from .kinds import LexemeKind
-from .languages import get_grammar
-from .lexer import lex
+from ...errors import ConfigurationError, LanguageError
+from ..front.kinds import LexemeKind
+from ..front.languages import get_grammar
+from ..front.lexer import lex
 from .truncation import Truncation, statement_units, truncate_code
 
 __all__ = ["FunctionPair", "PairEncoder", "extract_pairs"]
@@ -496,7 +496,7 @@ class PairEncoder:
         Returns:
             :meth:`FunctionPair.to_dict` plus ``docstring_ids``, ``code_ids`` and
             ``truncation`` (``code`` / ``docstring`` are cut to what the ids cover, and
-            ``truncation`` reports the cut: see :class:`~codetok.code.truncation.Truncation`,
+            ``truncation`` reports the cut: see :class:`~codetok.code.uses.truncation.Truncation`,
             plus ``docstring_truncated`` and ``docstring_tokens_before``).
         """
         rec = pair.to_dict()

@@ -30,10 +30,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..front.kinds import LexemeKind
+from ..front.lexemes import Lexemes
 from .comments import find_sections
 from .identifiers import IdentifierSplitter, split_identifier
-from .kinds import LexemeKind
-from .layout_tokens import (
+from .pieces import PieceSplitter
+from .reserved import (
     COMMENT_CLOSE,
     COMMENT_OPEN,
     DEDENT,
@@ -43,8 +45,6 @@ from .layout_tokens import (
     NEWLINES,
     ReservedTokens,
 )
-from .lexemes import Lexemes
-from .pieces import PieceSplitter
 
 __all__ = ["RouterOptions", "Routed", "route", "CODE", "COMMENT"]
 

@@ -1,12 +1,12 @@
 """Files, JSON Lines and the ``codetok pairs`` command for program-synthesis pairs.
 
 :func:`iter_source_files` lists the Python / Java / C# / JavaScript files of a folder,
-:func:`pairs_from_files` turns them into records with :mod:`codetok.code.pairs`,
+:func:`pairs_from_files` turns them into records with :mod:`codetok.code.uses.pairs`,
 :func:`write_jsonl` / :func:`read_jsonl` store them, and :func:`register` adds the
 ``pairs`` sub-command to the ``codetok`` command line (progress bar through tqdm).
 
-Not handled here: finding functions and truncating them (:mod:`codetok.code.pairs`,
-:mod:`codetok.code.truncation`).
+Not handled here: finding functions and truncating them (:mod:`codetok.code.uses.pairs`,
+:mod:`codetok.code.uses.truncation`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigurationError, LanguageError
+from ...errors import ConfigurationError, LanguageError
 from .pairs import PairEncoder, extract_pairs
 
 __all__ = [
@@ -64,7 +64,7 @@ def iter_source_files(
     Traceback (most recent call last):
     codetok.errors.NotFoundError: no/such/dir: no such file or folder
     """
-    from ..errors import NotFoundError
+    from ...errors import NotFoundError
 
     p = Path(root)
     wanted = set(languages) if languages else set(_EXTENSIONS.values())
@@ -168,7 +168,7 @@ def read_jsonl(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     >>> read_jsonl("/tmp/pairs.jsonl")  # doctest: +SKIP
     [{'a': 1}]
     """
-    from ..errors import FormatError
+    from ...errors import FormatError
 
     out = []
     with open(path, encoding="utf-8") as fh:
@@ -216,7 +216,7 @@ def load_tokenizer(spec: str | None) -> Any:
     """
     if spec is None:
         try:
-            from .tokenizer import CodeTokenizer
+            from ..tokenizer import CodeTokenizer
         except ImportError as e:
             raise ConfigurationError(
                 "no default code tokenizer is available; pass --tokenizer PATH or --no-ids"
@@ -224,18 +224,18 @@ def load_tokenizer(spec: str | None) -> Any:
         return CodeTokenizer.default()
     p = Path(spec)
     if p.is_file():
-        from ..tokenizer import Tokenizer
+        from ...tokenizer import Tokenizer
 
         try:
             head = json.loads(p.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             head = {}
         if isinstance(head, dict) and "codetok_code" in head:
-            from .tokenizer import CodeTokenizer
+            from ..tokenizer import CodeTokenizer
 
             return CodeTokenizer.load(p)
         return Tokenizer.from_file(p)
-    from ..formats.hub import from_pretrained
+    from ...formats.hub import from_pretrained
 
     return from_pretrained(spec)
 

@@ -3,13 +3,13 @@
 Each ``grammars/*.toml`` file describes one language: extensions and shebangs, keywords,
 which node types are which lexeme kind, which nodes hold strings, interpolated code,
 comments, docstrings, decorators and indented blocks. This module finds the files, loads
-the tree-sitter grammar each names, and caches one :class:`~codetok.code.grammar.Grammar`
-per language (the tables themselves are built in :mod:`codetok.code.grammar`).
+the tree-sitter grammar each names, and caches one :class:`~codetok.code.front.grammar.Grammar`
+per language (the tables themselves are built in :mod:`codetok.code.front.grammar`).
 
 Languages described by a TOML file in the ``codetok.grammars`` package are known by name.
 A language that only ``tree_sitter_language_pack`` provides (an optional install, imported
 lazily) gets a generic mapping guessed from its node type names, with a warning. This module
-does not parse or lex anything; see :mod:`codetok.code.lexer`.
+does not parse or lex anything; see :mod:`codetok.code.front.lexer`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 import tree_sitter
 
-from ..errors import FormatError, LanguageError
+from ...errors import FormatError, LanguageError
 from .grammar import Grammar, build_grammar, generic_grammar
 
 if sys.version_info >= (3, 11):
@@ -35,6 +35,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 __all__ = [
+    "CORE_LANGUAGES",
     "Grammar",
     "get_grammar",
     "available_languages",
@@ -43,6 +44,10 @@ __all__ = [
     "resolve_language_name",
     "generic_grammar",
 ]
+
+#: The languages a code tokenizer reserves keywords for and trains on by default (the
+#: default code tokenizer covers these four).
+CORE_LANGUAGES = ("python", "java", "csharp", "javascript")
 
 
 def _load_provider(

@@ -52,7 +52,7 @@ class Lexemes:
         tree: the tree-sitter tree; its byte offsets are shifted by :attr:`tree_offset`
             (3 when a BOM was removed before parsing). When the native lexer parsed the
             source, the tree is parsed again on first access (the same tree: see
-            :mod:`codetok.code.native_lexer`).
+            :mod:`codetok.code.front.native`).
     """
 
     __slots__ = (

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import html
 
-from .code_encoding import CodeEncoding
-from .kinds import LexemeKind
+from ..encoding import CodeEncoding
+from ..front.kinds import LexemeKind
 
 __all__ = ["render_html"]
 

@@ -14,7 +14,7 @@ A code tokenizer reserves one token per (language, keyword), taken from the gram
 
 Each reserved token has a *surface*: the exact text it stands for in the source ("" for
 zero-width markers), so decoding never needs the lexer. This module only names tokens and
-surfaces; deciding which lexeme gets which token is :mod:`codetok.code.router`.
+surfaces; deciding which lexeme gets which token is :mod:`codetok.code.routing.router`.
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ class ReservedTokens:
         >>> "<py:def>" in ReservedTokens.for_languages(["python"]).surfaces
         True
         """
-        from .languages import get_grammar
+        from ..front.languages import get_grammar
 
         table: dict[str, list[str]] = {}
         for lang in languages:

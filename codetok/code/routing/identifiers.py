@@ -17,24 +17,30 @@ order:
    between two words is its own part (``hue2rgb`` -> hue 2 rgb). Numeronyms stay whole
    (``i18n``, ``k8s``, ``a11y``), and ordinals/dimensions keep their suffix (``2nd``,
    ``3d``, ``3D``, ``4f``).
-4. Optionally, a :class:`~codetok.code.segmenter.WordSegmenter` splits same-case runs into
-   words learned from a corpus (``getusername`` -> get user name).
+4. Optionally, a :class:`~codetok.code.routing.segmenter.WordSegmenter` splits same-case
+   runs into words learned from a corpus (``getusername`` -> get user name), counted with
+   :func:`learn_word_counts`.
 
 Not handled: natural-language text, or splitting anything that is not a single identifier.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import regex
 
-if TYPE_CHECKING:
-    from .segmenter import WordSegmenter
+from .segmenter import WordSegmenter
 
-__all__ = ["SplitIdentifier", "IdentifierSplitter", "split_identifier", "DIGIT_STEMS"]
+__all__ = [
+    "SplitIdentifier",
+    "IdentifierSplitter",
+    "split_identifier",
+    "learn_word_counts",
+    "DIGIT_STEMS",
+]
 
 #: Letter stems that keep the digits after them (lowercased comparison).
 DIGIT_STEMS = frozenset(
@@ -181,7 +187,7 @@ class IdentifierSplitter:
     """Split identifiers by rules, optionally refining same-case runs statistically.
 
     Args:
-        segmenter: a :class:`~codetok.code.segmenter.WordSegmenter` used on parts whose
+        segmenter: a :class:`~codetok.code.routing.segmenter.WordSegmenter` used on parts whose
             letters are all one case (``getusername``); None keeps such parts whole.
         min_segment_length: parts shorter than this are never segmented statistically.
 
@@ -297,7 +303,35 @@ def split_identifier(name: str, /, *, statistical: bool = False) -> SplitIdentif
     if not statistical:
         return _RULES.split(name)
     if _STATISTICAL is None:
-        from .segmenter import WordSegmenter
-
         _STATISTICAL = IdentifierSplitter(segmenter=WordSegmenter.default())
     return _STATISTICAL.split(name)
+
+
+def learn_word_counts(identifiers: Iterable[str], *, min_parts: int = 2) -> Counter[str]:
+    """Count the lowercased alphabetic parts of identifiers that have explicit boundaries.
+
+    Identifiers with fewer than ``min_parts`` parts are skipped: a lone lowercase name such
+    as ``isinstance`` says nothing about where its words end.
+
+    Args:
+        identifiers: identifier occurrences (repeat an identifier to weight it).
+        min_parts: minimum number of rule-split parts an identifier needs to count.
+
+    Returns:
+        A Counter of words.
+
+    >>> learn_word_counts(["get_user", "userName", "x"])["user"]
+    2
+    >>> counts = learn_word_counts(["get_user", "user_name", "getName"])
+    >>> WordSegmenter(counts).segment("getusername")
+    ['get', 'user', 'name']
+    """
+    counts: Counter[str] = Counter()
+    for ident in identifiers:
+        parts = split_identifier(ident).parts
+        if len(parts) < min_parts:
+            continue
+        for p in parts:
+            if p.isalpha():
+                counts[p.lower()] += 1
+    return counts

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .kinds import LexemeKind
-from .lexemes import Lexemes
+from .front.kinds import LexemeKind
+from .front.lexemes import Lexemes
 
 __all__ = ["CodeEncoding"]
 

@@ -13,7 +13,7 @@ binary search over candidate cut points (a few encodes per truncated function), 
 holds for subword tokenizers in practice, that a longer prefix never has fewer tokens; the
 chosen prefix is always verified to fit.
 
-Not handled here: finding functions and their documentation (:mod:`codetok.code.pairs`).
+Not handled here: finding functions and their documentation (:mod:`codetok.code.uses.pairs`).
 """
 
 from __future__ import annotations

@@ -13,15 +13,15 @@ arithmetic), ``"group3"`` cuts digit runs into groups of at most three from the 
 cl100k does), ``"whole"`` keeps a digit run whole. Every piece is at most ``max_piece``
 chars (longer ones are cut), which bounds the work of a subword model on blobs.
 
-Not handled here: which lexeme gets which treatment (:mod:`codetok.code.router`) and
-identifier splitting (:mod:`codetok.code.identifiers`).
+Not handled here: which lexeme gets which treatment (:mod:`codetok.code.routing.router`) and
+identifier splitting (:mod:`codetok.code.routing.identifiers`).
 """
 
 from __future__ import annotations
 
 import regex
 
-from ..errors import ConfigurationError
+from ...errors import ConfigurationError
 
 __all__ = ["PieceSplitter", "DIGIT_POLICIES"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 
-from ..errors import LanguageError
+from ...errors import LanguageError
 from .languages import available_languages, get_grammar, grammar_specs
 
 __all__ = ["detect_language", "language_from_path", "language_from_shebang"]

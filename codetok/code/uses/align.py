@@ -17,7 +17,7 @@ Everything is computed with numpy on whole arrays, never per token in Python.
 
 Also here: the byte -> char index map of a UTF-8 buffer, used to turn token byte spans into
 char spans of the Python string. Not handled here: running a tokenizer
-(:mod:`codetok.code.codebert`) and lexing (:mod:`codetok.code.lexer`).
+(:mod:`codetok.code.uses.codebert`) and lexing (:mod:`codetok.code.front.lexer`).
 """
 
 from __future__ import annotations

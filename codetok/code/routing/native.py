@@ -25,14 +25,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import regex
 
-from .. import _plan
-from .._bytes import BYTE_TO_CHAR
-from ..models import _backend
-from ..models.bpe import BPE
+from ... import _plan
+from ..._bytes import BYTE_TO_CHAR
+from ...models import _backend
+from ...models.bpe import BPE
+from ..front.kinds import LexemeKind
 from .comments import find_sections
 from .identifiers import _FUNCTION_WORDS, _PROTECTED, _SUFFIXES, DIGIT_STEMS, split_identifier
-from .kinds import LexemeKind
-from .layout_tokens import (
+from .pieces import DIGIT_POLICIES
+from .reserved import (
     COMMENT_CLOSE,
     COMMENT_OPEN,
     DEDENT,
@@ -40,14 +41,13 @@ from .layout_tokens import (
     DOC_OPEN,
     INDENT,
     NEWLINES,
+    ReservedTokens,
 )
-from .pieces import DIGIT_POLICIES
 from .router import Routed, RouterOptions
 
 if TYPE_CHECKING:
+    from ..front.lexemes import Lexemes
     from .channels import Channel
-    from .lexemes import Lexemes
-    from .tokenizer import CodeTokenizer
 
 __all__ = ["code_classes", "compile_router", "run_router", "NativeRouted"]
 
@@ -58,7 +58,7 @@ _CLASSES = ((1, r"\p{L}"), (2, r"\p{M}"), (4, r"\p{Nd}"), (8, r"\s"))
 @functools.lru_cache(maxsize=1)
 def code_classes() -> bytes:
     """One byte per code point (0..0x10FFFF): which classes of the piece patterns
-    (:mod:`codetok.code.pieces`) hold it, asked of the same ``regex`` module, so the native
+    (:mod:`codetok.code.routing.pieces`) hold it, asked of the same ``regex`` module, so the native
     scans agree with the patterns on every code point (about 0.1 s, once per process).
 
     >>> code_classes()[ord("a")], code_classes()[ord("7")], code_classes()[ord(" ")]
@@ -96,9 +96,25 @@ def _channel(channel: Channel) -> tuple[Any, ...] | str:
     )
 
 
-def compile_router(tok: CodeTokenizer, language: str, options: RouterOptions) -> Any:
-    """The native router of ``tok`` for ``language`` under ``options``, or why the Python
-    router runs instead (a str)."""
+def compile_router(
+    code: Channel,
+    comment: Channel,
+    reserved: ReservedTokens,
+    index: dict[str, int],
+    language: str,
+    options: RouterOptions,
+) -> Any:
+    """The native router for ``language`` under ``options``, or why the Python router runs
+    instead (a str).
+
+    Args:
+        code: the code channel (ids from 0).
+        comment: the comment channel, ``code`` itself when comments share it.
+        reserved: the reserved tokens (keywords per language, markers).
+        index: reserved token -> id.
+        language: the language whose keywords are reserved tokens.
+        options: router options.
+    """
     reason = _plan.python_reason()
     if reason is not None:
         return reason
@@ -106,16 +122,16 @@ def compile_router(tok: CodeTokenizer, language: str, options: RouterOptions) ->
         return "whitespace normalization runs in Python"
     if options.statistical_split:
         return "statistical identifier splitting runs in Python"
-    code = _channel(tok._code)
-    if isinstance(code, str):
-        return code
-    comment = code if tok._comment is tok._code else _channel(tok._comment)
-    if isinstance(comment, str):
-        return comment
-    index = tok._index
-    keywords = tok.reserved.keywords.get(language, {}) if options.keyword_tokens else {}
+    channels = [code] if comment is code else [code, comment]
+    native_code = _channel(code)
+    if isinstance(native_code, str):
+        return native_code
+    native_comment = native_code if comment is code else _channel(comment)
+    if isinstance(native_comment, str):
+        return native_comment
+    keywords = reserved.keywords.get(language, {}) if options.keyword_tokens else {}
     spec = {
-        "lengths": tok._lengths,
+        "lengths": np.concatenate([ch.lengths for ch in channels]),
         "lossless": options.lossless,
         "digits": DIGIT_POLICIES.index(options.digits),
         "max_piece": options.max_piece,
@@ -135,7 +151,7 @@ def compile_router(tok: CodeTokenizer, language: str, options: RouterOptions) ->
         "keywords": {kw: index[t] for kw, t in keywords.items()},
     }
     rules = (sorted(DIGIT_STEMS), sorted(_FUNCTION_WORDS), list(_PROTECTED), sorted(_SUFFIXES))
-    return _backend.core().CodeRouter(spec, rules, code_classes(), code, comment)
+    return _backend.core().CodeRouter(spec, rules, code_classes(), native_code, native_comment)
 
 
 def _doc_cuts(

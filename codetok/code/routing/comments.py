@@ -2,7 +2,7 @@
 
 :func:`find_sections` scans the text of a docstring or documentation comment and returns the
 char offsets where a section header starts, with a section name from
-:data:`~codetok.code.layout_tokens.SECTION_NAMES`. The router puts a zero-width
+:data:`~codetok.code.routing.reserved.SECTION_NAMES`. The router puts a zero-width
 ``<doc:NAME>`` marker there and starts a new piece, so section headers tokenize the same
 wherever they appear. Recognised:
 
@@ -13,7 +13,7 @@ wherever they appear. Recognised:
 - C# XML documentation: ``<summary>``, ``<param``, ``<typeparam``, ``<returns>``,
   ``<exception``, ``<example>``, ``<seealso``, ``<remarks>``.
 
-Not handled: the natural-language pieces themselves (:mod:`codetok.code.pieces`).
+Not handled: the natural-language pieces themselves (:mod:`codetok.code.routing.pieces`).
 """
 
 from __future__ import annotations

@@ -19,14 +19,13 @@ bytes, so each invalid byte is one char). Lines are 1-based and count ``\\n``; c
 0-based, in chars. A UTF-8 byte order mark at the start is one WHITESPACE lexeme and is not
 given to the parser.
 
-Not handled here: identifier splitting (:mod:`codetok.code.identifiers`), language detection
-(:mod:`codetok.code.detect`), and anything about subword tokens.
+Not handled here: identifier splitting (:mod:`codetok.code.routing.identifiers`), language detection
+(:mod:`codetok.code.front.detect`), and anything about subword tokens.
 """
 
 from __future__ import annotations
 
 import os
-import re
 
 import numpy as np
 
@@ -41,20 +40,18 @@ from .grammar import (
     ROLE_STRING,
     TEXT_DEFINED,
     Grammar,
+    text_kind,
 )
 from .kinds import LexemeFlag, LexemeKind
 from .languages import get_grammar
 from .layout import insert_layout, split_gaps
 from .lexemes import Lexeme, Lexemes
-from .native_lexer import native_lexer
+from .native import native_lexer
 
 __all__ = ["lex", "Lexemes", "Lexeme"]
 
 _K = LexemeKind
 _BOM = b"\xef\xbb\xbf"
-_WORD = re.compile(r"^[@$]?[^\W\d]\w*$")
-_NUM = re.compile(r"^\.?\d")
-_PUNCT = frozenset("( ) [ ] { } , ; . : ::".split())
 
 
 # ----------------------------------------------------------------------------- lexing
@@ -106,7 +103,7 @@ def lex(
     body = data[base:] if base else data
     plan = native_lexer(grammar)
     tree = None
-    if plan is not None:  # the same columns, in one native call (native_lexer.py)
+    if plan is not None:  # the same columns, in one native call (native.py)
         *columns, has_error = plan.lex(grammar.capsule, data, base, text, from_bytes)
     else:
         tree = grammar.parser().parse(body)
@@ -172,18 +169,6 @@ def _columns(
         k, nt, pt, fl, bs, be = insert_layout(blocks, base, len(data), k, nt, pt, fl, bs, be)
     cs, ce, ln, co = _positions(text, data, from_bytes, bs, be)
     return k, nt, pt, bs, be, cs, ce, ln, co, fl
-
-
-def _text_kind(raw: bytes) -> int:
-    """Kind of a named leaf the grammar file does not map, from its text."""
-    t = raw.decode("utf-8", "surrogateescape")
-    if _WORD.match(t):
-        return _K.IDENTIFIER
-    if _NUM.match(t):
-        return _K.NUMBER
-    if t.isspace():
-        return _K.WHITESPACE
-    return _K.PUNCTUATION if t in _PUNCT else _K.OPERATOR
 
 
 def _walk(root: object, g: Grammar) -> tuple[list[int], list[tuple[int, int, int, int]]]:
@@ -320,7 +305,7 @@ def _records_to_columns(
     # leaves whose kind the text or the parent decides, and documentation comments
     fix = np.flatnonzero(code & (kinds == TEXT_DEFINED))
     for i in fix.tolist():
-        kinds[i] = _text_kind(body[bs[i] : be[i]])
+        kinds[i] = text_kind(body[bs[i] : be[i]])
     if g.by_parent:
         special = np.array(sorted({k for k, _ in g.by_parent}), np.int64)
         for i in np.flatnonzero(code & np.isin(kid, special)).tolist():

@@ -5,7 +5,7 @@ from the mapping of one ``grammars/*.toml`` file (see ``grammars/README.md``) in
 lookup tables indexed by tree-sitter kind id, which the lexer reads in its hot loop. A
 language without a file gets a generic mapping guessed from node type names
 (:func:`generic_grammar`). Loading files and finding languages by name is
-:mod:`codetok.code.languages`; walking trees is :mod:`codetok.code.lexer`.
+:mod:`codetok.code.front.languages`; walking trees is :mod:`codetok.code.front.lexer`.
 """
 
 from __future__ import annotations
@@ -19,14 +19,38 @@ from typing import Any
 
 import tree_sitter
 
-from ..errors import FormatError, LanguageError
+from ...errors import FormatError, LanguageError
 from .kinds import LexemeKind
 
-__all__ = ["Grammar", "DocstringRule", "generic_grammar", "build_grammar", "TEXT_DEFINED"]
+__all__ = [
+    "Grammar",
+    "DocstringRule",
+    "generic_grammar",
+    "build_grammar",
+    "TEXT_DEFINED",
+    "text_kind",
+]
 
 
 #: Leaf-kind table entry meaning "decide from the lexeme's text" (unmapped named leaves).
 TEXT_DEFINED = 255
+_WORD = re.compile(r"^[@$]?[^\W\d]\w*$")
+_NUM = re.compile(r"^\.?\d")
+_PUNCT = frozenset("( ) [ ] { } , ; . : ::".split())
+
+
+def text_kind(raw: bytes) -> int:
+    """Kind of a named leaf the grammar file does not map (:data:`TEXT_DEFINED`), from its
+    text; the Python lexer and the native one's callback both ask it."""
+    t = raw.decode("utf-8", "surrogateescape")
+    if _WORD.match(t):
+        return LexemeKind.IDENTIFIER
+    if _NUM.match(t):
+        return LexemeKind.NUMBER
+    if t.isspace():
+        return LexemeKind.WHITESPACE
+    return LexemeKind.PUNCTUATION if t in _PUNCT else LexemeKind.OPERATOR
+
 
 # Role bits of a node type, looked up by kind id while walking the tree.
 ROLE_STRING = 1  # content is STRING (merged into runs)

@@ -8,52 +8,23 @@ known words but never fails.
 
 The default model is a word list shipped as ``codetok/data/identifier_words.txt``, built by
 ``corpora/build_identifier_words.py`` from the identifiers of the Python standard library;
-nothing is downloaded. This module does no case, digit or separator splitting; see
-:mod:`codetok.code.identifiers`.
+nothing is downloaded. This module does no case, digit or separator splitting, and it does
+not count words from identifiers (:func:`~.identifiers.learn_word_counts` does); see
+:mod:`codetok.code.routing.identifiers`.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from importlib import resources
 
-from ..errors import FormatError
+from ...errors import FormatError
 
-__all__ = ["WordSegmenter", "learn_word_counts"]
+__all__ = ["WordSegmenter"]
 
 _DEFAULT_FILE = "identifier_words.txt"
-
-
-def learn_word_counts(identifiers: Iterable[str], *, min_parts: int = 2) -> Counter[str]:
-    """Count the lowercased alphabetic parts of identifiers that have explicit boundaries.
-
-    Identifiers with fewer than ``min_parts`` parts are skipped: a lone lowercase name such
-    as ``isinstance`` says nothing about where its words end.
-
-    Args:
-        identifiers: identifier occurrences (repeat an identifier to weight it).
-        min_parts: minimum number of rule-split parts an identifier needs to count.
-
-    Returns:
-        A Counter of words.
-
-    >>> learn_word_counts(["get_user", "userName", "x"])["user"]
-    2
-    """
-    from .identifiers import split_identifier
-
-    counts: Counter[str] = Counter()
-    for ident in identifiers:
-        parts = split_identifier(ident).parts
-        if len(parts) < min_parts:
-            continue
-        for p in parts:
-            if p.isalpha():
-                counts[p.lower()] += 1
-    return counts
 
 
 class WordSegmenter:
@@ -193,15 +164,6 @@ class WordSegmenter:
             unknown_penalty=self.unknown_penalty,
             word_penalty=self.word_penalty,
         )
-
-    @classmethod
-    def learn(cls, identifiers: Iterable[str], **kwargs: float) -> WordSegmenter:
-        """Build a segmenter from identifier occurrences (see :func:`learn_word_counts`).
-
-        >>> WordSegmenter.learn(["get_user", "user_name", "getName"]).segment("getusername")
-        ['get', 'user', 'name']
-        """
-        return cls(learn_word_counts(identifiers), **kwargs)  # type: ignore[arg-type]
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the word counts as ``word<TAB>count`` lines, most frequent first."""
