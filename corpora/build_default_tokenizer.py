@@ -6,14 +6,16 @@ Steps:
    ``corpora/fetch_code.py`` (skipped with ``--corpus DIR`` pointing at an earlier fetch);
 2. take a fixed slice of it per language (``--train-mb``, files interleaved across packages,
    in sorted order, files above 300 kB skipped), so the result is reproducible;
-3. train ``CodeTokenizer`` (byte-level BPE, shared comment vocabulary) with codetok;
+3. train ``CodeTokenizer`` (byte-level BPE, shared comment vocabulary, ``fold_whitespace``:
+   a newline and its indentation are one piece, a single space joins the piece after it)
+   with codetok;
 4. write ``codetok/data/default_code_tokenizer.json`` and print the per-language table that
    ``corpora/PROVENANCE.md`` records.
 
 Usage::
 
     python corpora/build_default_tokenizer.py [--corpus DIR] [--work DIR]
-        [--train-mb 4] [--vocab-size 24000] [--out codetok/data/default_code_tokenizer.json]
+        [--train-mb 6] [--vocab-size 32000] [--out codetok/data/default_code_tokenizer.json]
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("python", "java", "csharp", "javascript")
 MAX_FILE = 300_000
+#: the training slice per language, MiB (benchmarks/code_tokens.py holds out the rest)
+TRAIN_MB = 6.0
+VOCAB_SIZE = 32000
+FETCH_MB = 12
 
 
 def select(corpus: Path, language: str, budget: int) -> list[Path]:
@@ -53,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, help="an existing fetch_code.py output folder")
     parser.add_argument("--work", type=Path, default=Path("build/code-corpus"))
-    parser.add_argument("--train-mb", type=float, default=4.0, help="per language")
-    parser.add_argument("--vocab-size", type=int, default=24000)
+    parser.add_argument("--train-mb", type=float, default=TRAIN_MB, help="per language")
+    parser.add_argument("--vocab-size", type=int, default=VOCAB_SIZE)
     parser.add_argument(
         "--out", type=Path, default=ROOT / "codetok" / "data" / "default_code_tokenizer.json"
     )
@@ -63,7 +69,13 @@ def main(argv: list[str] | None = None) -> int:
     if corpus is None:
         corpus = args.work
         subprocess.run(
-            [sys.executable, str(ROOT / "corpora" / "fetch_code.py"), str(corpus), "--max-mb", "8"],
+            [
+                sys.executable,
+                str(ROOT / "corpora" / "fetch_code.py"),
+                str(corpus),
+                "--max-mb",
+                str(FETCH_MB),
+            ],
             check=True,
         )
     sys.path.insert(0, str(ROOT))
@@ -80,7 +92,12 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((lang, len(chosen), sum(f.stat().st_size for f in chosen)))
     t0 = time.time()
     tok = CodeTokenizer.train(
-        files, languages=LANGUAGES, vocab_size=args.vocab_size, model="bpe", show_progress=True
+        files,
+        languages=LANGUAGES,
+        vocab_size=args.vocab_size,
+        model="bpe",
+        show_progress=True,
+        fold_whitespace=True,
     )
     seconds = time.time() - t0
     args.out.parent.mkdir(parents=True, exist_ok=True)

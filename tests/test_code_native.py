@@ -100,6 +100,8 @@ OPTIONS = [
     RouterOptions(digits="whole", split_identifiers=False, keyword_tokens=False),
     RouterOptions(comment_markers=False, doc_sections=False),
     RouterOptions(drop_comments=True, drop_docstrings=True),
+    RouterOptions(fold_whitespace=False),
+    RouterOptions(fold_whitespace=False, digits="single", max_piece=2),
 ]
 
 

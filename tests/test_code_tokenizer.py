@@ -174,8 +174,10 @@ TABLES = {
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_routing_table(tok: CodeTokenizer, lang: str) -> None:
+    """Each lexeme kind's units, whitespace unfolded (see test_fold_whitespace_pieces)."""
+    plain = CodeTokenizer(tok.tokenizer, tok.comment_tokenizer, fold_whitespace=False)
     src, expected = TABLES[lang]
-    got = [(piece, channel) for piece, _, channel in tok.pre_tokenize(src, lang)]
+    got = [(piece, channel) for piece, _, channel in plain.pre_tokenize(src, lang)]
     assert got == expected
 
 
@@ -205,7 +207,8 @@ KIND_TABLES = [
 
 @pytest.mark.parametrize(("src", "lang", "kinds"), KIND_TABLES)
 def test_reserved_token_kinds(tok: CodeTokenizer, src: str, lang: str, kinds: list[str]) -> None:
-    enc = tok.encode(src, lang)
+    plain = CodeTokenizer(tok.tokenizer, tok.comment_tokenizer, fold_whitespace=False)
+    enc = plain.encode(src, lang)
     reserved = set(tok.reserved.tokens)
     got = [k.name for t, k in zip(enc.tokens, enc.kind_list(), strict=True) if t in reserved]
     assert got == kinds
@@ -223,6 +226,50 @@ def test_kinds_of_subword_tokens(tok: CodeTokenizer) -> None:
     assert "COMMENT" in by_text["#"]
 
 
+FOLD_SRC = "def f(x):\n    return x + 1  # c\n\tif y: pass\n"
+
+
+def test_fold_whitespace_pieces(tok: CodeTokenizer) -> None:
+    """A newline and its indentation are one piece; one space joins the code piece after it
+    unless that is a reserved keyword or a comment; other whitespace keeps its own piece."""
+    folded = CodeTokenizer(tok.tokenizer, tok.comment_tokenizer, fold_whitespace=True)
+    plain = CodeTokenizer(tok.tokenizer, tok.comment_tokenizer, fold_whitespace=False)
+    got = [p for p, _, _ in folded.pre_tokenize(FOLD_SRC, "python")]
+    assert got == [
+        "<py:def>", " f", "(", "x", ")", ":", "\n    ", "<INDENT>", "<py:return>", " x",
+        " +", " 1", "  ", "<comment>", "#", " c", "</comment>", "\n\t", "<py:if>", " y",
+        ":", " ", "<py:pass>", "<NL>", "<DEDENT>",
+    ]  # fmt: skip
+    unfolded = [p for p, _, _ in plain.pre_tokenize(FOLD_SRC, "python")]
+    assert unfolded[:3] == ["<py:def>", " ", "f"] and "\n    " not in unfolded
+    for t in (folded, plain):
+        enc = t.encode(FOLD_SRC, "python")
+        assert t.decode(enc.ids) == FOLD_SRC
+    # folded tokens take the kind of the lexeme they join (NEWLINE for the layout piece):
+    # only the two whitespace runs that fold nowhere stay WHITESPACE
+    enc = folded.encode(FOLD_SRC, "python")
+    kinds = enc.kind_list()
+    blank = [enc.token_text(i) for i, k in enumerate(kinds) if k == K.WHITESPACE]
+    assert "".join(blank) == "   " and set(blank) <= {" ", "  "}
+    for i, k in enumerate(kinds):
+        if enc.token_text(i).startswith("\n"):
+            assert k == K.NEWLINE
+
+
+def test_fold_whitespace_is_off_for_older_files(tok: CodeTokenizer, tmp_path: Path) -> None:
+    """A saved tokenizer without the setting (trained before it existed) keeps its routing."""
+    import json
+
+    path = tmp_path / "old.json"
+    tok.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    section = next(v for v in data.values() if isinstance(v, dict) and "options" in v)
+    assert section["options"]["fold_whitespace"] is True
+    del section["options"]["fold_whitespace"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert CodeTokenizer.load(path).options.fold_whitespace is False
+
+
 # ----------------------------------------------------------------------------- annotations
 
 
@@ -233,10 +280,21 @@ def test_spans_tile_the_source(tok: CodeTokenizer, path: Path) -> None:
     bs = enc.byte_spans
     assert bs[0, 0] == 0 and bs[-1, 1] == len(data)
     assert np.all(bs[1:, 0] == bs[:-1, 1])
-    # every token lies inside its lexeme
+    # every token lies inside its lexeme, but for folded whitespace (fold_whitespace): a
+    # token may start at the one-space lexeme before its own, and a NEWLINE token may run on
+    # to the end of the indentation after it
     lx = enc.lexemes
     li = enc.lexeme_indices
-    assert np.all(bs[:, 0] >= lx.byte_starts[li]) and np.all(bs[:, 1] <= lx.byte_ends[li])
+    early = np.flatnonzero(bs[:, 0] < lx.byte_starts[li])
+    assert np.all(lx.byte_ends[li[early] - 1] == lx.byte_starts[li[early]])
+    assert np.all(lx.kinds[li[early] - 1] == K.WHITESPACE)
+    assert np.all(lx.byte_ends[li[early] - 1] - lx.byte_starts[li[early] - 1] == 1)
+    assert np.all(bs[early, 0] == lx.byte_starts[li[early] - 1])
+    late = np.flatnonzero(bs[:, 1] > lx.byte_ends[li])
+    assert np.all(lx.kinds[li[late]] == K.NEWLINE)
+    assert np.all(lx.kinds[li[late] + 1] == K.WHITESPACE)
+    assert np.all(bs[late, 1] <= lx.byte_ends[li[late] + 1])
+    assert early.size and late.size  # the fixtures have both
     text = lx.source_text
     assert "".join(text[a:b] for a, b in enc.spans.tolist()) == text
     assert enc.lines[0] == 1 and enc.lines[-1] == text[: enc.spans[-1, 0]].count("\n") + 1

@@ -38,6 +38,7 @@ struct CodeRouter::Call {
     Scratch& w;
     CodeRouted& out;
     int64_t lex = 0;  // the lexeme being routed
+    int64_t lead = -1;  // a folded space: the next piece starts here (-1: none)
 
     size_t unit(int64_t a, int64_t b) {
         out.unit_start.push_back(a);
@@ -53,6 +54,10 @@ struct CodeRouter::Call {
     }
     // One piece on channel ``ch`` (0: code, 1: comments), encoded at once.
     void piece(int ch, size_t a, size_t b) {
+        if (lead >= 0) {
+            a = static_cast<size_t>(lead);
+            lead = -1;
+        }
         const int64_t u = static_cast<int64_t>(unit(static_cast<int64_t>(a), static_cast<int64_t>(b)));
         std::unique_ptr<PieceCache>& slot = w.cache[ch * 2 + (from_bytes ? 1 : 0)];
         if (!slot) slot = std::make_unique<PieceCache>(16);
@@ -130,6 +135,29 @@ struct CodeRouter::Call {
     }
 };
 
+// Reference: ``_FOLDS_INTO`` in ``route``: whether lexeme ``j`` starts with a code piece (a
+// single space before it joins that piece): not a reserved keyword, comment or marker.
+template <class CharT>
+bool CodeRouter::folds_into(const CharT* text, size_t n, const LexemeView& lx, size_t j) const {
+    switch (lx.kinds[j]) {
+        case kIdentifier:
+        case kOperator:
+        case kPunctuation:
+        case kString:
+        case kNumber:
+        case kError:
+            return true;
+        case kKeyword: {
+            const size_t s = static_cast<size_t>(lx.starts[j]);
+            const size_t e = static_cast<size_t>(lx.ends[j]);
+            if (spec_.keywords.empty() || s > e || e > n) return true;
+            return spec_.keywords.find(std::u32string(text + s, text + e)) == spec_.keywords.end();
+        }
+        default:
+            return false;
+    }
+}
+
 // Reference: ``route`` (one branch per lexeme kind) and ``_docstring``.
 template <class CharT>
 bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeView& lx,
@@ -190,6 +218,11 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
                 break;
             }
             case kWhitespace: {
+                if (o.fold_whitespace && len == 1 && text[s] == ' ' && i + 1 < lx.count &&
+                    folds_into(text, n, lx, i + 1)) {
+                    call.lead = static_cast<int64_t>(s);
+                    break;
+                }
                 bool same = len <= cap;
                 for (size_t k = s + 1; same && k < e; ++k) same = text[k] == text[s];
                 if (same)
@@ -215,6 +248,19 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
                 break;
             }
             case kNewline: {
+                if (o.fold_whitespace && i + 1 < lx.count && lx.kinds[i + 1] == kWhitespace) {
+                    // Reference: ``route``: the newline and the indentation after it, one piece.
+                    const size_t ws = static_cast<size_t>(lx.starts[i + 1]);
+                    const size_t we = static_cast<size_t>(lx.ends[i + 1]);
+                    bool blank = ws <= we && we <= n && len + (we - ws) <= cap;
+                    for (size_t k = ws; blank && k < we; ++k)
+                        blank = text[k] == ' ' || text[k] == '\t';
+                    if (blank) {
+                        call.piece(0, s, e + (we - ws));
+                        ++i;
+                        break;
+                    }
+                }
                 int32_t id = -1;
                 if (len == 1 && text[s] == '\n')
                     id = o.nl;

@@ -47,6 +47,7 @@ struct RouterSpec {
     bool comment_markers = true;
     bool drop_comments = false;
     bool drop_docstrings = false;
+    bool fold_whitespace = false;  // ``RouterOptions.fold_whitespace``
     int32_t indent = -1, dedent = -1, comment_open = -1, comment_close = -1, doc_open = -1,
             doc_close = -1;
     int32_t nl = -1, crlf = -1, cr = -1;
@@ -98,6 +99,8 @@ class CodeRouter {
              const DocCuts& cuts, SplitFallback fallback, void* ctx, CodeRouted& out) const;
 
   private:
+    template <class CharT>
+    bool folds_into(const CharT* text, size_t n, const LexemeView& lx, size_t j) const;
     // Reference: ``CodeTokenizer._annotate``: each token's lexeme, spans and line.
     template <class CharT>
     void annotate(const CharT* text, size_t n, bool from_bytes, CodeRouted& out) const;

@@ -605,7 +605,8 @@ class CodeTokenizer:
                 where=f"{FORMAT_KEY}.version",
             )
         try:
-            options = RouterOptions(**ext.get("options", {}))
+            # Files from before fold_whitespace were trained without it.
+            options = RouterOptions(**{"fold_whitespace": False, **ext.get("options", {})})
             reserved = ReservedTokens.from_dict(ext.get("reserved", {}))
         except TypeError as e:
             raise FormatError(f"malformed section: {e}", path=path, where=FORMAT_KEY) from e

@@ -139,6 +139,7 @@ def compile_router(
         "comment_markers": options.comment_markers,
         "drop_comments": options.drop_comments,
         "drop_docstrings": options.drop_docstrings,
+        "fold_whitespace": options.fold_whitespace,
         "indent": index[INDENT],
         "dedent": index[DEDENT],
         "comment_open": index[COMMENT_OPEN],

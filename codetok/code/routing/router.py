@@ -19,6 +19,11 @@ DOCSTRING         ``<doc>`` pieces, with ``<doc:NAME>`` before section headers, 
 ERROR             word pieces
 ================  ==========================================================================
 
+With ``fold_whitespace`` (:class:`RouterOptions`), layout costs no token of its own: a
+newline and the indentation after it make one code piece (its kind NEWLINE), and a single
+space between two tokens joins the code piece after it (``" x"``, ``" ="``, as GPT-style
+tokenizers do), unless that token is reserved (a keyword) or a comment.
+
 Units tile the source (reserved tokens carry their exact surface), so the concatenation of
 unit texts is the source, unless options drop comments or normalize whitespace; then a unit
 may carry a replacement text and :attr:`Routed.lossless` is False.
@@ -71,6 +76,9 @@ class RouterOptions:
         drop_docstrings: leave docstrings and documentation comments out.
         normalize_whitespace: one space between tokens, no trailing blanks, ``\\n`` line ends,
             four spaces per level for indentation-based languages.
+        fold_whitespace: a newline and the indentation after it are one piece, and a single
+            space joins the code piece after it (see the module docstring); saved tokenizers
+            without the setting read it as False.
     """
 
     digits: str = "group3"
@@ -83,6 +91,7 @@ class RouterOptions:
     drop_comments: bool = False
     drop_docstrings: bool = False
     normalize_whitespace: bool = False
+    fold_whitespace: bool = True
 
     @property
     def lossless(self) -> bool:
@@ -115,15 +124,22 @@ class Routed:
 
 
 class _Emitter:
-    """Appends units to a :class:`Routed`; one instance per call of :func:`route`."""
+    """Appends units to a :class:`Routed`; one instance per call of :func:`route`.
+
+    ``lead`` is the start of a folded space waiting for the next unit (-1: none); the router
+    sets it only before a lexeme whose first unit is a code piece, which then starts there.
+    """
 
     def __init__(self, out: Routed) -> None:
         self.ops = out.ops
         self.starts = out.starts
         self.ends = out.ends
         self.lexemes = out.lexemes
+        self.lead = -1
 
     def unit(self, op: int, a: int, b: int, lex: int) -> None:
+        if self.lead >= 0:
+            a, self.lead = self.lead, -1
         self.ops.append(op)
         self.starts.append(a)
         self.ends.append(b)
@@ -131,6 +147,8 @@ class _Emitter:
 
     def spans(self, op: int, spans: list[tuple[int, int]], lex: int) -> None:
         for a, b in spans:
+            if self.lead >= 0:
+                a, self.lead = self.lead, -1
             self.ops.append(op)
             self.starts.append(a)
             self.ends.append(b)
@@ -189,11 +207,26 @@ def route(
     depth = 0
     n = len(kinds)
     indent_lang = normalize and _K.INDENT in kinds
+    fold = options.fold_whitespace and not normalize
+    skip = -1
     for i in range(n):
+        if i == skip:
+            continue
         k = kinds[i]
         t = texts[i]
         s = starts[i]
         e = s + len(t)
+        if fold and k == _K.WHITESPACE and t == " " and i + 1 < n:
+            nk = kinds[i + 1]
+            if nk in _FOLDS_INTO or (nk == _K.KEYWORD and texts[i + 1] not in kw_ids):
+                emit.lead = s
+                continue
+        if fold and k == _K.NEWLINE and i + 1 < n and kinds[i + 1] == _K.WHITESPACE:
+            w = texts[i + 1]
+            if len(t) + len(w) <= cap and not w.strip(" \t"):
+                unit(CODE, s, e + len(w), i)
+                skip = i + 1
+                continue
         if k == _K.IDENTIFIER:
             if split_ident and len(t) > 1:
                 parts = (splitter_id.split(t) if splitter_id else split_identifier(t)).pieces()
@@ -290,6 +323,10 @@ def _docstring(
 
 
 _LAYOUT = (_K.INDENT, _K.DEDENT)
+#: kinds whose first unit is always a code piece (a folded space joins it)
+_FOLDS_INTO = frozenset(
+    (_K.IDENTIFIER, _K.OPERATOR, _K.PUNCTUATION, _K.STRING, _K.NUMBER, _K.ERROR)
+)
 
 
 def _normalized_ws(
