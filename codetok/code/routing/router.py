@@ -177,9 +177,11 @@ def route(
     >>> from codetok.code import lex
     >>> r = ReservedTokens.for_languages(["python"])
     >>> idx = {t: i for i, t in enumerate(r.tokens)}
-    >>> routed = route(lex("if x_y: pass", "python"), r, idx, RouterOptions())
-    >>> [r.tokens[o] if o >= 0 else "piece" for o in routed.ops]
-    ['<py:if>', 'piece', 'piece', 'piece', 'piece', 'piece', 'piece', '<py:pass>']
+    >>> lexemes_text = "if x_y: pass"
+    >>> routed = route(lex(lexemes_text, "python"), r, idx, RouterOptions())
+    >>> [r.tokens[o] if o >= 0 else lexemes_text[a:b] for o, a, b in
+    ...  zip(routed.ops, routed.starts, routed.ends)]
+    ['<py:if>', ' x', '_', 'y', ':', ' ', '<py:pass>']
     """
     sp = splitter or PieceSplitter(options.digits, max_piece=options.max_piece)
     out = Routed(lossless=options.lossless)

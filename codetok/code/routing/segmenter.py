@@ -1,45 +1,95 @@
 """Statistical word segmentation of same-case runs (``getusername`` -> get user name).
 
 A unigram model over words learned from identifier parts: the most probable way to cut a
-lowercase run into known words wins (Viterbi over cut points, cost = -log frequency). Runs
-that frequent identifiers use whole (``username``, ``getattr``) stay whole when the data
-says so. Unknown stretches pay a cost that grows with their length, so the model prefers
-known words but never fails.
+lowercase run into known words wins (Viterbi over cut points, cost = -log frequency plus a
+per-word penalty). Runs that frequent identifiers use whole (``username``, ``getattr``) stay
+whole when the data says so. Two additions keep short fragments from winning: one- and
+two-letter words pay extra, and a known word plus an English suffix (``deserialize`` + r,
+``access`` + or) is itself a word, so unseen derived forms are not cut into stem and
+fragment. Unknown stretches pay a cost that grows with their length, so the model prefers
+known words but never fails. :class:`WordSegmenter` documents the costs.
 
 The default model is a word list shipped as ``codetok/data/identifier_words.txt``, built by
-``corpora/build_identifier_words.py`` from the identifiers of the Python standard library;
-nothing is downloaded. This module does no case, digit or separator splitting, and it does
-not count words from identifiers (:func:`~.identifiers.learn_word_counts` does); see
-:mod:`codetok.code.routing.identifiers`.
+``corpora/build_identifier_words.py`` from the identifiers and comments of permissively
+licensed Python, Java, C# and JavaScript code and the SCOWL English word lists (Debian
+``wamerican``); nothing is downloaded. ``benchmarks/identifier_eval.py`` measures it on
+packages kept out of the list. This module does no case, digit or separator splitting, and
+it does not count words from identifiers (:func:`~.identifiers.learn_word_counts` does);
+see :mod:`codetok.code.routing.identifiers`.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
+from typing import Any, ClassVar
 
 from ...errors import FormatError
 
-__all__ = ["WordSegmenter"]
+__all__ = ["SUFFIXES", "WordSegmenter"]
 
 _DEFAULT_FILE = "identifier_words.txt"
 
 
+#: Endings that make a new word from a known one (``deserializer``, ``accessor``,
+#: ``injectable``), which camelCase never cuts off: suffix -> the letters its stem may end
+#: with ("" for any). ``r`` follows a final e (``serialize``), ``or`` a t or s (``validat``,
+#: ``access``), so that ``popor`` or ``cacheor`` are not taken for words.
+SUFFIXES: Mapping[str, str] = {
+    "s": "",
+    "es": "hsxz",
+    "ed": "",
+    "r": "e",
+    "er": "",
+    "ers": "",
+    "or": "st",
+    "ors": "st",
+    "ing": "",
+    "able": "",
+}
+
+
 class WordSegmenter:
     """Cut lowercase runs into the most probable sequence of known words.
+
+    The cost of a cut is the sum of its words' costs (Viterbi over cut points):
+
+    * a known word costs ``-log(count / total) + word_penalty``; one- and two-letter words
+      pay ``short_penalty`` on top, since a lone ``s``, ``r`` or ``at`` in the middle of a
+      run is far more often a fragment (``serializer|s``, ``valid|at|or``) than a word;
+    * a word that is a known word of 3+ letters plus one of ``suffixes`` (``deserialize`` +
+      ``r``, ``map`` + ``p`` + ``er``, ``validat(e)`` + ``or``; a suffix that starts with a
+      vowel drops a final e rather than follow it) costs its stem's cost plus
+      ``suffix_penalty``: unseen derived forms are rarer than their stem, but they are still
+      one word, which a stem followed by a short fragment is not;
+    * any other stretch costs ``log(total) + word_penalty + unknown_penalty`` per character,
+      so the model prefers known words but never fails.
+
+    The default penalties were chosen on development packages left out of a trial table
+    (jackson, pythonnet, z3, terser, uglify-js, esprima), never on the held-out packages
+    that ``benchmarks/identifier_eval.py`` reports. ``WordSegmenter.LEGACY`` turns both
+    additions off (the earlier cost model), for comparisons.
 
     Args:
         counts: word -> frequency (words are matched lowercased).
         max_word_length: longest word considered.
         unknown_penalty: extra cost, per character, of a stretch that is not a known word.
         word_penalty: cost added to every word, so that fewer, longer words are preferred.
+        short_penalty: extra cost of known words of 1, 2, ... letters (one value per length).
+        suffixes: endings that turn a known word into a derived word, each with the
+            letters its stem may end with ("" for any).
+        suffix_penalty: extra cost of a derived word over its stem.
 
     >>> seg = WordSegmenter({"get": 50, "user": 20, "name": 30})
     >>> seg.segment("getusername")
     ['get', 'user', 'name']
+    >>> WordSegmenter({"get": 50, "serialize": 9, "r": 40}).segment("getserializer")
+    ['get', 'serializer']
     """
+
+    LEGACY: ClassVar[dict[str, Any]] = {"short_penalty": (), "suffixes": {}}
 
     def __init__(
         self,
@@ -48,6 +98,9 @@ class WordSegmenter:
         max_word_length: int = 24,
         unknown_penalty: float = 3.0,
         word_penalty: float = 3.0,
+        short_penalty: Sequence[float] = (8.0, 2.0),
+        suffixes: Mapping[str, str] = SUFFIXES,
+        suffix_penalty: float = 10.0,
     ) -> None:
         words: dict[str, int] = {}
         for w, c in counts.items():
@@ -56,16 +109,32 @@ class WordSegmenter:
         self.counts = words
         total = float(sum(words.values())) or 1.0
         log_total = math.log(total)
-        self._cost = {w: log_total - math.log(c) + word_penalty for w, c in words.items()}
+        short = tuple(short_penalty)
+        self._cost = {
+            w: log_total
+            - math.log(c)
+            + word_penalty
+            + (short[len(w) - 1] if len(w) <= len(short) else 0.0)
+            for w, c in words.items()
+        }
         self._unknown_base = log_total + word_penalty
         self.unknown_penalty = unknown_penalty
         self.word_penalty = word_penalty
+        self.short_penalty = short
+        self.suffixes = {x.lower(): ends for x, ends in suffixes.items() if x}
+        self.suffix_penalty = suffix_penalty
+        # by last letter: (suffix, letters its stem may end with, starts with a vowel)
+        self._suffix_rules: dict[str, list[tuple[str, str, bool]]] = {}
+        for x, ends in self.suffixes.items():
+            self._suffix_rules.setdefault(x[-1], []).append((x, ends, x[0] in "aeiouy"))
         self.max_word_length = max(1, min(max_word_length, max((len(w) for w in words), default=1)))
 
     def word_cost(self, word: str) -> float:
-        """Return the cost (negative log probability) of one word.
+        """Return the cost (negative log probability plus penalties) of one known word.
 
-        >>> WordSegmenter({"a": 1}, word_penalty=0.0).word_cost("a")
+        Derived forms are not looked up here; see :meth:`segment`.
+
+        >>> WordSegmenter({"a": 1}, word_penalty=0.0, short_penalty=()).word_cost("a")
         0.0
         """
         cost = self._cost.get(word)
@@ -93,25 +162,27 @@ class WordSegmenter:
         unk_base = self._unknown_base
         unk = self.unknown_penalty
         longest = self.max_word_length
+        derived = self._derived(low) if self._suffix_rules else {}
         best = [0.0] + [math.inf] * n
         back = [0] * (n + 1)
         for end in range(1, n + 1):
             b = math.inf
             arg = end - 1
             for start in range(max(0, end - longest), end):
-                prev = best[start]
-                if prev == math.inf:
-                    continue
                 w = cost.get(low[start:end])
                 if w is None:
                     w = unk_base + unk * (end - start)
-                c = prev + w
+                c = best[start] + w
                 if c < b:
                     b, arg = c, start
             if end - longest > 0:  # an unknown stretch longer than any word
-                c = best[0] + unk_base + unk * end
+                c = unk_base + unk * end
                 if c < b:
                     b, arg = c, 0
+            for start, w in derived.get(end, ()):
+                c = best[start] + w
+                if c < b:
+                    b, arg = c, start
             best[end], back[end] = b, arg
         cuts = []
         end = n
@@ -124,6 +195,39 @@ class WordSegmenter:
             out.append(text[start:end])
             start = end
         return out
+
+    def _derived(self, low: str) -> dict[int, list[tuple[int, float]]]:
+        """Derived words of ``low``: end -> (start, cost) of each stem + suffix reading."""
+        cost = self._cost
+        longest = self.max_word_length
+        penalty = self.suffix_penalty
+        arcs: dict[int, list[tuple[int, float]]] = {}
+        for end in range(4, len(low) + 1):
+            for x, ends, vowel in self._suffix_rules.get(low[end - 1], ()):
+                stem_end = end - len(x)
+                if stem_end < 3 or not low.endswith(x, 0, end):
+                    continue
+                last = low[stem_end - 1]
+                if ends and last not in ends:
+                    continue
+                found = []
+                # the stem itself (deserialize + r), or with a doubled last letter (mapp + er)
+                stem_ends = [] if vowel and last == "e" else [stem_end]
+                if vowel and stem_end >= 4 and last == low[stem_end - 2]:
+                    stem_ends.append(stem_end - 1)
+                for e in stem_ends:
+                    for start in range(max(0, e - longest), e - 2):
+                        w = cost.get(low[start:e])
+                        if w is not None:
+                            found.append((start, w + penalty))
+                if vowel:  # a final e dropped before the suffix (validat(e) + or)
+                    for start in range(max(0, stem_end - longest + 1), stem_end - 2):
+                        w = cost.get(low[start:stem_end] + "e")
+                        if w is not None:
+                            found.append((start, w + penalty))
+                if found:
+                    arcs.setdefault(end, []).extend(found)
+        return arcs
 
     def decompound(self, *, ratio: float = 3.0, min_length: int = 5) -> WordSegmenter:
         """Drop words that are better read as two or more much more frequent words.
@@ -163,6 +267,9 @@ class WordSegmenter:
             max_word_length=self.max_word_length,
             unknown_penalty=self.unknown_penalty,
             word_penalty=self.word_penalty,
+            short_penalty=self.short_penalty,
+            suffixes=self.suffixes,
+            suffix_penalty=self.suffix_penalty,
         )
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -173,7 +280,7 @@ class WordSegmenter:
                 f.write(f"{w}\t{c}\n")
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], **kwargs: float) -> WordSegmenter:
+    def load(cls, path: str | os.PathLike[str], **kwargs: Any) -> WordSegmenter:
         """Read a file written by :meth:`save`.
 
         Raises:
