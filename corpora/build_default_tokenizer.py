@@ -7,8 +7,8 @@ Steps:
 2. take a fixed slice of it per language (``--train-mb``, files interleaved across packages,
    in sorted order, files above 300 kB skipped), so the result is reproducible;
 3. train ``CodeTokenizer`` (byte-level BPE, shared comment vocabulary, ``fold_whitespace``:
-   a newline and its indentation are one piece, a single space joins the piece after it)
-   with codetok;
+   a newline and its indentation are one piece, a single space joins the piece after it;
+   ``join_punctuation``: a run of touching punctuation is one piece) with codetok;
 4. write ``codetok/data/default_code_tokenizer.json`` and print the per-language table that
    ``corpora/PROVENANCE.md`` records.
 
@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         model="bpe",
         show_progress=True,
         fold_whitespace=True,
+        join_punctuation=True,
     )
     seconds = time.time() - t0
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -101,7 +101,8 @@ OPTIONS = [
     RouterOptions(comment_markers=False, doc_sections=False),
     RouterOptions(drop_comments=True, drop_docstrings=True),
     RouterOptions(fold_whitespace=False),
-    RouterOptions(fold_whitespace=False, digits="single", max_piece=2),
+    RouterOptions(join_punctuation=False, max_piece=2),
+    RouterOptions(fold_whitespace=False, join_punctuation=False, digits="single", max_piece=2),
 ]
 
 

@@ -232,12 +232,32 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
                 break;
             }
             case kOperator:
-            case kPunctuation:
-                if (len > cap)
-                    call.spans(0, PieceMode::Words, s, e);
+            case kPunctuation: {
+                size_t end = e;
+                if (o.join_punctuation && lx.kinds[i] == kPunctuation && len <= cap) {
+                    // Reference: ``route``: a run of touching punctuation, one piece.
+                    while (i + 1 < lx.count && lx.kinds[i + 1] == kPunctuation &&
+                           static_cast<size_t>(lx.starts[i + 1]) == end &&
+                           lx.ends[i + 1] >= lx.starts[i + 1] &&
+                           static_cast<size_t>(lx.ends[i + 1]) <= n &&
+                           static_cast<size_t>(lx.ends[i + 1]) - s <= cap) {
+                        end = static_cast<size_t>(lx.ends[i + 1]);
+                        ++i;
+                    }
+                    if (end == e && len == 1 && i + 1 < lx.count &&
+                        lx.kinds[i + 1] == kIdentifier &&
+                        static_cast<size_t>(lx.starts[i + 1]) == e) {
+                        // a lone punctuation char joins the identifier after it
+                        if (call.lead < 0) call.lead = static_cast<int64_t>(s);
+                        break;
+                    }
+                }
+                if (end - s > cap)
+                    call.spans(0, PieceMode::Words, s, end);
                 else
-                    call.piece(0, s, e);
+                    call.piece(0, s, end);
                 break;
+            }
             case kKeyword: {
                 auto kw = o.keywords.empty() ? o.keywords.end()
                                              : o.keywords.find(std::u32string(text + s, text + e));

@@ -47,7 +47,8 @@ struct RouterSpec {
     bool comment_markers = true;
     bool drop_comments = false;
     bool drop_docstrings = false;
-    bool fold_whitespace = false;  // ``RouterOptions.fold_whitespace``
+    bool fold_whitespace = false;   // ``RouterOptions.fold_whitespace``
+    bool join_punctuation = false;  // ``RouterOptions.join_punctuation``
     int32_t indent = -1, dedent = -1, comment_open = -1, comment_close = -1, doc_open = -1,
             doc_close = -1;
     int32_t nl = -1, crlf = -1, cr = -1;

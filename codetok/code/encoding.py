@@ -50,7 +50,9 @@ class CodeEncoding:
     >>> from codetok.code import CodeTokenizer
     >>> enc = CodeTokenizer.default().encode("x = 1\\n", "python")
     >>> [k.name for k in enc.kind_list()]
-    ['IDENTIFIER', 'WHITESPACE', 'OPERATOR', 'WHITESPACE', 'NUMBER', 'NEWLINE']
+    ['IDENTIFIER', 'OPERATOR', 'NUMBER', 'NEWLINE']
+    >>> [enc.token_text(i) for i in range(len(enc))]  # a space joins the token after it
+    ['x', ' =', ' 1', '\\n']
     """
 
     __slots__ = (

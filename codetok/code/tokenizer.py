@@ -73,7 +73,7 @@ class CodeTokenizer:
     >>> tok = CodeTokenizer()
     >>> enc = tok.encode("def add(a, b):\\n    return a + b\\n", "python")
     >>> enc.tokens[:3]
-    ['<py:def>', 'Ġ', 'add']
+    ['<py:def>', 'Ġadd', '(a']
     >>> tok.decode(enc.ids) == "def add(a, b):\\n    return a + b\\n"
     True
     """
@@ -347,7 +347,7 @@ class CodeTokenizer:
 
         >>> tok = CodeTokenizer()
         >>> [len(e) for e in tok.encode_batch(["x = 1\\n", "y = 22\\n"], "python")]
-        [6, 6]
+        [4, 4]
         """
         sources = list(sources)
         where = [None] * len(sources) if paths is None else list(paths)
@@ -532,7 +532,7 @@ class CodeTokenizer:
         The channel is ``"code"``, ``"comment"`` or ``"reserved"``.
 
         >>> CodeTokenizer().pre_tokenize("getUser()", "javascript")[:3]
-        [('get', (0, 3), 'code'), ('User', (3, 7), 'code'), ('(', (7, 8), 'code')]
+        [('get', (0, 3), 'code'), ('User', (3, 7), 'code'), ('()', (7, 9), 'code')]
         """
         lexemes = lex(source, language, path=path)
         routed = route(lexemes, self.reserved, self._index, self.options, self._splitter)
@@ -605,8 +605,9 @@ class CodeTokenizer:
                 where=f"{FORMAT_KEY}.version",
             )
         try:
-            # Files from before fold_whitespace were trained without it.
-            options = RouterOptions(**{"fold_whitespace": False, **ext.get("options", {})})
+            # Files from before these options were trained without them.
+            older = {"fold_whitespace": False, "join_punctuation": False}
+            options = RouterOptions(**{**older, **ext.get("options", {})})
             reserved = ReservedTokens.from_dict(ext.get("reserved", {}))
         except TypeError as e:
             raise FormatError(f"malformed section: {e}", path=path, where=FORMAT_KEY) from e

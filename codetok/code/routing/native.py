@@ -140,6 +140,7 @@ def compile_router(
         "drop_comments": options.drop_comments,
         "drop_docstrings": options.drop_docstrings,
         "fold_whitespace": options.fold_whitespace,
+        "join_punctuation": options.join_punctuation,
         "indent": index[INDENT],
         "dedent": index[DEDENT],
         "comment_open": index[COMMENT_OPEN],

@@ -10,7 +10,7 @@ kind              units
 KEYWORD           ``<lang:kw>`` when the text is a keyword of the language, else word pieces
 IDENTIFIER        the reversible split parts and joins (``get``, ``_``, ``user``)
 NUMBER, STRING    number / word pieces under the digit policy
-OPERATOR, PUNCT.  the lexeme whole
+OPERATOR, PUNCT.  the lexeme whole (a run of punctuation whole, with ``join_punctuation``)
 WHITESPACE        runs of one blank char (compact whitespace tokens)
 NEWLINE           ``<NL>`` / ``<CRLF>`` / ``<CR>``
 INDENT, DEDENT    ``<INDENT>`` / ``<DEDENT>`` (zero-width)
@@ -22,7 +22,10 @@ ERROR             word pieces
 With ``fold_whitespace`` (:class:`RouterOptions`), layout costs no token of its own: a
 newline and the indentation after it make one code piece (its kind NEWLINE), and a single
 space between two tokens joins the code piece after it (``" x"``, ``" ="``, as GPT-style
-tokenizers do), unless that token is reserved (a keyword) or a comment.
+tokenizers do), unless that token is reserved (a keyword) or a comment. With
+``join_punctuation``, touching punctuation is one piece and a lone punctuation char joins
+the identifier after it (``"("`` + ``"self"`` -> ``"(self"``). A folded token's kind and
+lexeme are those of the lexeme it joins.
 
 Units tile the source (reserved tokens carry their exact surface), so the concatenation of
 unit texts is the source, unless options drop comments or normalize whitespace; then a unit
@@ -79,6 +82,11 @@ class RouterOptions:
         fold_whitespace: a newline and the indentation after it are one piece, and a single
             space joins the code piece after it (see the module docstring); saved tokenizers
             without the setting read it as False.
+        join_punctuation: a run of punctuation lexemes with nothing between them (``();``,
+            ``})``) is one piece (its kind and lexeme are the first one's), and a lone
+            punctuation char right before an identifier joins its first piece (``.get``,
+            ``(self``, as cl100k cuts them); saved tokenizers without the setting read it as
+            False.
     """
 
     digits: str = "group3"
@@ -92,6 +100,7 @@ class RouterOptions:
     drop_docstrings: bool = False
     normalize_whitespace: bool = False
     fold_whitespace: bool = True
+    join_punctuation: bool = True
 
     @property
     def lossless(self) -> bool:
@@ -210,9 +219,10 @@ def route(
     n = len(kinds)
     indent_lang = normalize and _K.INDENT in kinds
     fold = options.fold_whitespace and not normalize
-    skip = -1
+    join = options.join_punctuation
+    skip_to = 0  # lexemes before it went into an earlier unit
     for i in range(n):
-        if i == skip:
+        if i < skip_to:
             continue
         k = kinds[i]
         t = texts[i]
@@ -227,7 +237,7 @@ def route(
             w = texts[i + 1]
             if len(t) + len(w) <= cap and not w.strip(" \t"):
                 unit(CODE, s, e + len(w), i)
-                skip = i + 1
+                skip_to = i + 2
                 continue
         if k == _K.IDENTIFIER:
             if split_ident and len(t) > 1:
@@ -251,6 +261,27 @@ def route(
             else:
                 many(CODE, sp.spans("whitespace", t, s), i)
         elif k == _K.OPERATOR or k == _K.PUNCTUATION:
+            if join and k == _K.PUNCTUATION and e - s <= cap:
+                j = i + 1
+                while (
+                    j < n
+                    and kinds[j] == _K.PUNCTUATION
+                    and starts[j] == e
+                    and e + len(texts[j]) - s <= cap
+                ):
+                    e += len(texts[j])
+                    j += 1
+                skip_to = j
+                if (
+                    j == i + 1
+                    and e - s == 1
+                    and j < n
+                    and kinds[j] == _K.IDENTIFIER
+                    and starts[j] == e
+                ):
+                    if emit.lead < 0:  # a single punctuation char joins the identifier after it
+                        emit.lead = s
+                    continue
             if e - s > cap:
                 many(CODE, sp.spans("words", t, s), i)
             else:

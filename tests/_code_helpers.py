@@ -1,0 +1,45 @@
+"""Shared checks of code-tokenizer encodings (tests/test_code_*.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from codetok.code import CodeEncoding, LexemeKind
+
+K = LexemeKind
+
+
+def check_token_extents(enc: CodeEncoding) -> None:
+    """Every token lies inside its lexeme, but for what the router folds into it.
+
+    - ``fold_whitespace``: a token may start at the one-space lexeme before its own, and a
+      NEWLINE token may run on to the end of the indentation after it;
+    - ``join_punctuation``: a punctuation token may run on over the punctuation touching it,
+      and an identifier's first token may start at the lone punctuation char before it (and
+      at a space before that).
+    """
+    lx = enc.lexemes
+    li = enc.lexeme_indices
+    bs = enc.byte_spans
+    starts, ends, kinds = lx.byte_starts, lx.byte_ends, lx.kinds
+    for t in np.flatnonzero(bs[:, 0] < starts[li]).tolist():
+        own = int(li[t])
+        j = own - 1
+        if kinds[j] == K.PUNCTUATION:
+            assert kinds[own] == K.IDENTIFIER and ends[j] - starts[j] == 1, t
+            if bs[t, 0] < starts[j]:
+                j -= 1
+        if bs[t, 0] < starts[j + 1]:
+            assert kinds[j] in (K.WHITESPACE, K.PUNCTUATION), t
+            if kinds[j] == K.WHITESPACE:
+                assert ends[j] - starts[j] == 1 and lx.source_bytes[starts[j]] == 32, t
+        assert bs[t, 0] == starts[j] and ends[j] == starts[j + 1], t
+    late = np.flatnonzero(bs[:, 1] > ends[li])
+    for t in late.tolist():
+        own = int(li[t])
+        if kinds[own] == K.NEWLINE:
+            assert kinds[own + 1] == K.WHITESPACE and bs[t, 1] <= ends[own + 1], t
+        else:
+            assert kinds[own] == K.PUNCTUATION, t
+            j = int(np.searchsorted(ends, bs[t, 1]))
+            assert ends[j] == bs[t, 1] and np.all(kinds[own : j + 1] == K.PUNCTUATION), t
