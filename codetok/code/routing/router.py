@@ -156,12 +156,7 @@ class _Emitter:
 
     def spans(self, op: int, spans: list[tuple[int, int]], lex: int) -> None:
         for a, b in spans:
-            if self.lead >= 0:
-                a, self.lead = self.lead, -1
-            self.ops.append(op)
-            self.starts.append(a)
-            self.ends.append(b)
-            self.lexemes.append(lex)
+            self.unit(op, a, b, lex)
 
 
 def route(
