@@ -215,10 +215,17 @@ class PipelineCore {
         std::vector<int32_t> sk = sorted_ids(skip);
         std::vector<codetok::Encoded> outs(n);
         py::gil_scoped_release nogil;
-        // Longest texts first, so no thread is left with a long one at the end.
+        // Longest texts first, so no thread is left with a long one at the end; but only
+        // when one text is long against the whole batch: otherwise source order, which
+        // keeps each thread's texts and results together in memory.
         std::vector<size_t> order(n);
         for (size_t k = 0; k < n; ++k) order[k] = k;
-        if (threads > 1)
+        size_t total = 0, longest = 0;
+        for (const StrView& v : views) {
+            total += v.n;
+            longest = std::max(longest, v.n);
+        }
+        if (threads > 1 && longest * static_cast<size_t>(threads) * 8 > total)
             std::stable_sort(order.begin(), order.end(),
                              [&](size_t x, size_t y) { return views[x].n > views[y].n; });
         parallel_for(n, threads, [&](size_t i) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <array>
 #include <atomic>
 #include <thread>
 #include <vector>
@@ -170,14 +171,50 @@ class TextPipelineOf : public TextPipeline {
 
 // Per-call working memory reused across calls and threads: a call takes one (a new one
 // when all are in use) and gives it back, so a warm plan allocates nothing and each
-// scratch keeps its caches. The pool's lock is a spin lock: it is held for a pointer move,
-// and a batch of short texts takes and gives a scratch per text on every thread (with a
-// mutex, the threads of a Unigram batch of one-line texts slept on it and ran no faster
-// than one).
+// scratch keeps its caches.
+//
+// Each thread first uses its home slot (one of ``kHomes``, in turn per thread): a
+// batch of short texts takes and gives a scratch per text on every thread, and through one
+// shared list the threads passed its lock's cache line and their scratches (with their
+// warm caches) back and forth, so two threads ran no faster than one. Two threads with
+// one home share it through the list; a home left by a finished thread is taken over by
+// the next thread given it, or stolen when the list is empty, so the number
+// of scratches stays near the largest number of calls at once. The list's lock is a spin
+// lock: it is held for a pointer move.
 template <class Scratch>
 class ScratchPool {
   public:
     std::unique_ptr<Scratch> take() const {
+        Home& h = homes_[home_index()];
+        if (!h.busy.exchange(true, std::memory_order_acquire)) {
+            h.owner.store(token(), std::memory_order_relaxed);
+            if (h.scratch) return std::move(h.scratch);
+            return spare();
+        }
+        return spare();
+    }
+    void give(std::unique_ptr<Scratch> w) const {
+        Home& h = homes_[home_index()];
+        if (h.busy.load(std::memory_order_relaxed) &&
+            h.owner.load(std::memory_order_relaxed) == token()) {
+            h.scratch = std::move(w);
+            h.owner.store(nullptr, std::memory_order_relaxed);
+            h.busy.store(false, std::memory_order_release);
+            return;
+        }
+        Lock lock(busy_);
+        pool_.push_back(std::move(w));
+    }
+
+  private:
+    static constexpr size_t kHomes = 8;
+    struct alignas(64) Home {
+        std::atomic<bool> busy{false};
+        std::atomic<const void*> owner{nullptr};
+        std::unique_ptr<Scratch> scratch;
+    };
+    // A scratch from the list, else one stolen from an idle home, else a new one.
+    std::unique_ptr<Scratch> spare() const {
         {
             Lock lock(busy_);
             if (!pool_.empty()) {
@@ -186,14 +223,25 @@ class ScratchPool {
                 return w;
             }
         }
+        for (Home& other : homes_) {
+            if (other.busy.exchange(true, std::memory_order_acquire)) continue;
+            std::unique_ptr<Scratch> w = std::move(other.scratch);
+            other.busy.store(false, std::memory_order_release);
+            if (w) return w;
+        }
         return std::make_unique<Scratch>();
     }
-    void give(std::unique_ptr<Scratch> w) const {
-        Lock lock(busy_);
-        pool_.push_back(std::move(w));
+    // This thread's identity (the address of its own variable) and home.
+    static const void* token() {
+        static thread_local char mark;
+        return &mark;
     }
-
-  private:
+    static size_t home_index() {
+        // Threads in order of their first call: threads running at once get other homes.
+        static std::atomic<size_t> threads{0};
+        static thread_local size_t index = threads.fetch_add(1, std::memory_order_relaxed) % kHomes;
+        return index;
+    }
     struct Lock {
         explicit Lock(std::atomic<bool>& busy) : busy_(busy) {
             while (busy_.exchange(true, std::memory_order_acquire))
@@ -202,6 +250,7 @@ class ScratchPool {
         ~Lock() { busy_.store(false, std::memory_order_release); }
         std::atomic<bool>& busy_;
     };
+    mutable std::array<Home, kHomes> homes_;
     mutable std::atomic<bool> busy_{false};
     mutable std::vector<std::unique_ptr<Scratch>> pool_;
 };
