@@ -102,6 +102,20 @@ class Tokenizer:
     #: Settings that leave ``encode`` to the Python method: ``_plain`` says none is set.
     _CALL_SETTINGS = frozenset({"_truncation", "_padding"})
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle (and ``copy``) as the ``tokenizer.json`` text with codetok's settings:
+        the configuration, not the native kernels and caches, which the copy builds again
+        on its first encode (so a tokenizer crosses ``multiprocessing`` and
+        ``datasets.map(num_proc=...)``).
+
+        >>> import pickle
+        >>> from codetok.models import WordLevel
+        >>> tok = Tokenizer(WordLevel({"a": 0, "<unk>": 1}, "<unk>"))
+        >>> [pickle.loads(pickle.dumps(tok)).encode(t).ids for t in ("a", "b")]
+        [[0], [1]]
+        """
+        return _from_pickle, (type(self), self.to_str(settings=True))
+
     def __setattr__(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)
         if name in Tokenizer._PLAN_PARTS:
@@ -1038,3 +1052,8 @@ def _as_id_list(ids: Any) -> list[int]:
             raise VocabularyError(f"token ids must be ints, got {type(i).__name__} {i!r}")
         out.append(i)
     return out
+
+
+def _from_pickle(cls: type[Tokenizer], text: str) -> Tokenizer:
+    """Rebuild a pickled :class:`Tokenizer` (see ``Tokenizer.__reduce__``)."""
+    return cls.from_str(text)

@@ -560,6 +560,11 @@ class CodeTokenizer:
         }
         return data
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickle (and ``copy``) as the saved file's text: the configuration, not the
+        native routers and kernels, which the copy builds again on its first encode."""
+        return _from_pickle, (type(self), self.to_str())
+
     def to_str(self, pretty: bool = False) -> str:
         """The JSON text of :meth:`to_dict`."""
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2 if pretty else None)
@@ -670,3 +675,8 @@ def _char_to_byte(text: str, from_bytes: bool) -> np.ndarray:
     out = np.zeros(cp.size + 1, np.int64)
     np.cumsum(width, out=out[1:])
     return out
+
+
+def _from_pickle(cls: type[CodeTokenizer], text: str) -> CodeTokenizer:
+    """Rebuild a pickled :class:`CodeTokenizer` (see ``CodeTokenizer.__reduce__``)."""
+    return cls.from_str(text)
