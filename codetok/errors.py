@@ -18,6 +18,7 @@ __all__ = [
     "TruncationError",
     "VocabularyError",
     "NotFoundError",
+    "InputError",
 ]
 
 
@@ -72,3 +73,7 @@ class VocabularyError(CodetokError, ValueError):
 
 class NotFoundError(CodetokError, FileNotFoundError):
     """Files that were looked for are missing; the message lists them and where."""
+
+
+class InputError(CodetokError, TypeError):
+    """An input to encode or lex has a type codetok does not take (it is a TypeError too)."""

@@ -401,6 +401,20 @@ def test_non_byte_level_tokenizer_is_refused() -> None:
         CodeTokenizer(base)
 
 
+def test_wrong_source_type_is_a_codetok_error(tok: CodeTokenizer) -> None:
+    """encode(None) and friends raise a codetok error naming the type (still a TypeError)."""
+    from codetok.errors import CodetokError, InputError
+
+    for call in (
+        lambda: tok.encode(None, "python"),  # type: ignore[arg-type]
+        lambda: tok.encode(None),  # type: ignore[arg-type]
+        lambda: tok.encode_batch(["x = 1", 42], "python", num_threads=2),  # type: ignore[list-item]
+    ):
+        with pytest.raises(InputError, match="must be str or bytes, not (NoneType|int)") as err:
+            call()
+        assert isinstance(err.value, CodetokError) and isinstance(err.value, TypeError)
+
+
 def test_decode_rejects_bad_ids(tok: CodeTokenizer) -> None:
     with pytest.raises(VocabularyError, match="not in this tokenizer"):
         tok.decode([tok.vocab_size])

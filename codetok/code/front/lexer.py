@@ -29,6 +29,7 @@ import os
 
 import numpy as np
 
+from ...errors import InputError
 from .detect import detect_language
 from .grammar import (
     ROLE_ATOMIC,
@@ -95,7 +96,7 @@ def lex(
         data = source.encode("utf-8", "surrogatepass")
         from_bytes = False
     else:
-        raise TypeError(f"lex() needs str or bytes source, not {type(source).__name__}")
+        raise InputError(f"source code must be str or bytes, not {type(source).__name__}")
     if language is None:
         language = detect_language(source, path=path)
     grammar = get_grammar(language)
