@@ -47,6 +47,9 @@ EPILOG_ANALYZE = """examples:
 
 
 def _read_source(path: str) -> bytes:
+    """The file's bytes; ``-`` reads standard input."""
+    if path == "-":
+        return sys.stdin.buffer.read()
     p = Path(path)
     try:
         return p.read_bytes()
@@ -58,11 +61,16 @@ def _read_source(path: str) -> bytes:
         raise CodetokError(f"{path}: cannot read ({e.strerror})") from None
 
 
+def _source_path(path: str) -> str | None:
+    """The path that tells the language, None for standard input."""
+    return None if path == "-" else path
+
+
 def cmd_lex(args: argparse.Namespace) -> int:
     from .code import LexemeKind, lex
 
     data = _read_source(args.file)
-    lexemes = lex(data, args.language, path=args.file)
+    lexemes = lex(data, args.language, path=_source_path(args.file))
     out = sys.stdout
     if args.format == "json":
         # column by column (a Lexeme per row costs more than the lexing itself)
@@ -161,7 +169,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
     enc = tok.encode(
         data,
         args.language,
-        path=args.file,
+        path=_source_path(args.file),
         drop_comments=args.drop_comments or None,
         drop_docstrings=args.drop_docstrings or None,
         normalize_whitespace=args.normalize_whitespace or None,
@@ -173,7 +181,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
     elif args.format == "html":
         from .code.uses.html import render_html
 
-        _write(args, render_html(enc, title=Path(args.file).name))
+        _write(args, render_html(enc, title=Path(args.file).name if args.file != "-" else "stdin"))
     else:
         _write(args, json.dumps(enc.to_dict(), ensure_ascii=False) + "\n")
     return 0
@@ -240,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG_LEX,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file")
+    p.add_argument("file", help="the source file (- reads standard input)")
     p.add_argument("--language", "-l", help="python, java, csharp or javascript (default: detect)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--all", action="store_true", help="also list whitespace lexemes")
@@ -264,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG_ENCODE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file")
+    p.add_argument("file", help="the source file (- reads standard input)")
     p.add_argument("--language", "-l", help="python, java, csharp or javascript (default: detect)")
     p.add_argument(
         "--tokenizer",

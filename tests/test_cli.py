@@ -107,6 +107,22 @@ def test_encode_source_with_the_builtin_code_tokenizer(source_file, capsys):
     assert "COMMENT" not in data["kinds"] and len(data["ids"]) == len(data["spans"])
 
 
+def test_encode_and_lex_read_standard_input(source_file, monkeypatch, capsys):
+    """``-`` reads the source from standard input (the language from --language or its text)."""
+    import io
+
+    from codetok.code import CodeTokenizer
+
+    data = source_file.read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["encode", "-", "--language", "python"]) == 0
+    ids = [int(x) for x in capsys.readouterr().out.split()]
+    assert CodeTokenizer.default().decode(ids) == SOURCE
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["lex", "-", "--language", "python", "--format", "json"]) == 0
+    assert capsys.readouterr().out.strip()
+
+
 def test_encode_html_is_self_contained(source_file, tmp_path, capsys):
     out = tmp_path / "page.html"
     assert main(["encode", str(source_file), "--format", "html", "-o", str(out)]) == 0
