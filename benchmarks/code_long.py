@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _code_common import corpus_files, read_text  # noqa: E402
+from encode_bench import peak_rss_mb  # noqa: E402
 
 STEPS = ("tree-sitter parse (Python bindings)", "codetok lex", "codetok CodeTokenizer.encode")
 
@@ -76,14 +77,6 @@ def _fill(text: str, megabytes: float) -> str:
     return (text * (size // len(text) + 1))[:size]
 
 
-def _peak_mb() -> float:
-    with open("/proc/self/status", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def child(step: str, language: str, path: str) -> None:
     """One step on one file in this process; prints ``{"s": .., "peak": ..}``."""
     source = Path(path).read_text(encoding="utf-8")
@@ -115,11 +108,11 @@ def child(step: str, language: str, path: str) -> None:
             f.write("5")  # reset VmHWM to the current RSS
     except OSError:
         pass
-    before = _peak_mb()
+    before = peak_rss_mb()
     t0 = time.perf_counter()
     result = run()
     seconds = time.perf_counter() - t0
-    peak = _peak_mb() - before
+    peak = peak_rss_mb() - before
     del result
     print(json.dumps({"s": seconds, "peak": peak}))
 

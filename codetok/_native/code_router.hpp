@@ -101,6 +101,8 @@ class CodeRouter {
 
   private:
     template <class CharT>
+    int32_t keyword_id(const CharT* text, size_t s, size_t e) const;
+    template <class CharT>
     bool folds_into(const CharT* text, size_t n, const LexemeView& lx, size_t j) const;
     // Reference: ``CodeTokenizer._annotate``: each token's lexeme, spans and line.
     template <class CharT>

@@ -29,7 +29,7 @@ import numpy as np
 from .. import _plan
 from ..added_tokens import AddedToken
 from ..errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
-from ..tokenizer import Tokenizer
+from ..tokenizer import Tokenizer, _from_pickle
 from .encoding import CodeEncoding
 from .front.languages import CORE_LANGUAGES
 from .front.lexemes import Lexemes
@@ -675,8 +675,3 @@ def _char_to_byte(text: str, from_bytes: bool) -> np.ndarray:
     out = np.zeros(cp.size + 1, np.int64)
     np.cumsum(width, out=out[1:])
     return out
-
-
-def _from_pickle(cls: type[CodeTokenizer], text: str) -> CodeTokenizer:
-    """Rebuild a pickled :class:`CodeTokenizer` (see ``CodeTokenizer.__reduce__``)."""
-    return cls.from_str(text)
