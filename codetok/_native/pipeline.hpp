@@ -55,14 +55,21 @@ class PieceCache {
         explicit operator bool() const { return hi != 0; }
         bool operator==(const ShortKey& o) const { return lo == o.lo && hi == o.hi; }
     };
+    static constexpr size_t kShortChars = 15;
     template <class CharT>
     static ShortKey short_key(const CharT* s, size_t n) {
+        return short_key(s, n, [](CharT c) { return c; });
+    }
+    // The key of the chars ``map(s[i])`` (a normalizer's table, say).
+    template <class CharT, class Map>
+    static ShortKey short_key(const CharT* s, size_t n, Map map) {
         ShortKey k;
-        if (n > 15) return k;
+        if (n > kShortChars) return k;
         uint64_t w[2] = {0, 0};
         for (size_t i = 0; i < n; ++i) {
-            if (s[i] >= 0x80) return k;
-            w[i >> 3] |= static_cast<uint64_t>(s[i]) << (8 * (i & 7));
+            const auto c = map(s[i]);
+            if (c >= 0x80) return k;
+            w[i >> 3] |= static_cast<uint64_t>(c) << (8 * (i & 7));
         }
         k.lo = w[0];
         k.hi = w[1] | (static_cast<uint64_t>(n) << 56);  // n >= 1: never 0

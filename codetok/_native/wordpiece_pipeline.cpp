@@ -69,6 +69,21 @@ bool WordPiecePipeline::ascii_segment(const CharT* t, size_t a, size_t b, bool w
         size_t j = i + 1;
         if (k == kWordChar)
             while (j < b && ascii_class_[t[j]] == kWordChar) ++j;
+        if (j - i <= PieceCache::kShortChars) {  // a cached one-token word: no copy, no hash
+            const int32_t hit = w.cache.find_short(PieceCache::short_key(
+                t + i, j - i, [this](CharT c) { return ascii_norm_[c]; }));
+            if (hit >= 0) {
+                out.ids.push_back(hit);
+                if (want_offsets) {
+                    out.offsets.push_back(static_cast<int64_t>(i));
+                    out.offsets.push_back(static_cast<int64_t>(j));
+                    out.words.push_back(word);
+                }
+                ++word;
+                i = j;
+                continue;
+            }
+        }
         w.word.clear();
         for (size_t q = i; q < j; ++q) w.word.push_back(ascii_norm_[t[q]]);
         if (!emit_word(w.word.data(), j - i, nullptr, i, want_offsets, w, word, out)) return true;
