@@ -726,3 +726,43 @@ def compile_plan(tok: Tokenizer) -> Plan | str:
         passes or [],
     )
     return Plan(native, core, post, tok.added)
+
+
+def compile_counter(tok: Tokenizer) -> Any:
+    """A native ``PieceCounter`` that counts the pieces ``tok.pre_tokenize`` gives its model
+    (the trainers' corpus pass), or the reason the pass runs in Python.
+
+    Supported: the byte-level pre-tokenizers of the BPE plan and HF's character-class ones,
+    behind native normalizer steps or none; added tokens matched on the original text (and,
+    without a normalizer, the normalized ones).
+    """
+    reason = python_reason()
+    if reason is not None:
+        return reason
+    if tok.pre_tokenizer is None:
+        return "without a pre-tokenizer each text is one piece; counted in Python"
+    steps: list[tuple[Any, ...]] = []
+    if tok.normalizer is not None:
+        found = _norm_steps(tok.normalizer)
+        if isinstance(found, str):
+            return found
+        steps = found
+    passes = _word_passes(tok.pre_tokenizer)
+    scanner, add_prefix_space = 0, False
+    if passes is None:
+        pre = _pre_tokenizer(tok.pre_tokenizer)
+        if isinstance(pre, str):
+            return pre
+        scanner, add_prefix_space = pre
+    entries = _added_entries(tok)
+    if isinstance(entries, str):
+        return entries
+    return _backend._CORE.PieceCounter(  # type: ignore[union-attr]
+        scanner,
+        add_prefix_space,
+        entries[0],
+        entries[1],
+        "".join(sorted(RUST_WHITESPACE)),
+        steps,
+        passes or [],
+    )

@@ -21,6 +21,8 @@
 
 #include "added.hpp"
 #include "common.hpp"
+#include "norm_steps.hpp"
+#include "word_splits.hpp"
 
 namespace py = pybind11;
 
@@ -336,6 +338,11 @@ struct TokenTable {
 
 // One added-token matcher from ``[(content, id, lstrip, rstrip, special), ...]``.
 inline codetok::AddedMatcher added_matcher(const py::list& entries, const std::vector<Cp>& ws);
+
+// Normalizer steps (norm_steps.hpp) and word splitting passes (word_splits.hpp) as the
+// plans pass them (codetok/_plan.py); defined in bind_pipeline.cpp.
+std::vector<codetok::NormStep> parse_steps(const py::list& steps);
+std::vector<codetok::SplitPass> parse_passes(const py::list& passes);
 
 // ``added_matcher(entries)`` then, in the text between its matches, ``then`` (rows of the
 // same shape): HF's normalized added tokens on a text without a normalizer.

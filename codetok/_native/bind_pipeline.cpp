@@ -24,9 +24,6 @@
 
 namespace codetok {
 namespace bind {
-namespace {
-
-std::vector<codetok::NormStep> parse_steps(const py::list& steps);
 
 // Word splitting passes (word_splits.hpp): ``(kind, behavior)`` tuples.
 std::vector<codetok::SplitPass> parse_passes(const py::list& passes) {
@@ -42,6 +39,8 @@ std::vector<codetok::SplitPass> parse_passes(const py::list& passes) {
     }
     return out;
 }
+
+namespace {
 
 // --------------------------------------------------------------------- byte pipeline
 class PipelineCore {
@@ -496,6 +495,8 @@ PipelineCore wordlevel_units_pipeline(int units, const py::list& byte_ids, const
         std::move(norm_m)));
 }
 
+}  // namespace
+
 // The normalizer steps (norm_steps.hpp) of ``steps``: the normalizers in order, each a
 // tuple: ``("precompiled", blob)``, ``("strip", left, right)``, ``("replace", pattern,
 // min_run, content)`` (``min_run`` > 0: runs of the one-char ``pattern`` at least that
@@ -544,6 +545,8 @@ std::vector<codetok::NormStep> parse_steps(const py::list& steps) {
     }
     return parsed;
 }
+
+namespace {
 
 // ``steps`` (see ``parse_steps``) on ``text``: ``(normalized text, original index of each
 // char)``. ``whitespace``: the chars ``Strip`` removes.

@@ -6,6 +6,7 @@
 // own view of a str); lone surrogates are ordinary values here.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -66,6 +67,18 @@ inline void utf8_append(Cp c, std::vector<uint8_t>& out) {
         out.push_back(static_cast<uint8_t>(0x80 | ((c >> 6) & 0x3F)));
         out.push_back(static_cast<uint8_t>(0x80 | (c & 0x3F)));
     }
+}
+
+// GPT-2's bytes_to_unicode (codetok/_bytes.py): printable bytes stand for themselves, the
+// others take the code points from 256 on, in byte order.
+inline std::array<Cp, 256> byte_level_alphabet() {
+    std::array<Cp, 256> out{};
+    Cp next = 256;
+    for (int b = 0; b < 256; ++b) {
+        const bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE;
+        out[b] = printable ? static_cast<Cp>(b) : next++;
+    }
+    return out;
 }
 
 // FNV-1a over code points; ``hash_step`` lets a caller extend a key one char at a time.

@@ -9,7 +9,8 @@
 // helpers of bind_common.hpp: bind_bpe.cpp (BpeCore, merge tables, tiktoken ranks, the
 // binary format's checksum), bind_pipeline.cpp (Pipeline and the plan factories),
 // bind_pretokenize.cpp (scan), bind_normalize.cpp (bert_flags, bert_normalize),
-// bind_wordpiece.cpp (WordPieceCore), bind_unigram.cpp (UnigramCore) and bind_arrays.cpp
+// bind_wordpiece.cpp (WordPieceCore), bind_unigram.cpp (UnigramCore), bind_train.cpp
+// (the trainers' loops: train_bpe_merges, PieceCounter) and bind_arrays.cpp
 // (Arrays: one native result, and the Encoding over it); bind_method.cpp (FastMethod: the
 // C entry of ``Tokenizer.encode``'s common call, made in bind_pipeline.cpp); bind_code.cpp
 // (CodeRouter: the code tokenizer's router and channels).
@@ -30,6 +31,7 @@ void bind_pretokenize(py::module_& m);  // bind_pretokenize.cpp
 void bind_normalize(py::module_& m);    // bind_normalize.cpp
 void bind_wordpiece(py::module_& m);    // bind_wordpiece.cpp
 void bind_unigram(py::module_& m);      // bind_unigram.cpp
+void bind_train(py::module_& m);        // bind_train.cpp
 namespace codetok::bind {
 void bind_arrays(py::module_& m);  // bind_arrays.cpp
 void bind_code(py::module_& m);    // bind_code.cpp
@@ -55,6 +57,7 @@ PYBIND11_MODULE(_core, m) {
     }();
     bind_wordpiece(m);
     bind_unigram(m);
+    bind_train(m);
     bind_pipeline(m);
     codetok::bind::bind_code(m);
 }

@@ -24,18 +24,6 @@ namespace {
 constexpr Cp kSpaceChar = 0x120;  // "Ġ", the byte-level form of " "
 
 bool trim_char(Cp c) { return c == kSpaceChar || py_isspace(c); }
-
-// GPT-2's bytes_to_unicode (codetok/_bytes.py): printable bytes stand for themselves, the
-// others take the code points from 256 on, in byte order.
-std::array<Cp, 256> byte_alphabet() {
-    std::array<Cp, 256> out{};
-    Cp next = 256;
-    for (int b = 0; b < 256; ++b) {
-        const bool printable = (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) || b >= 0xAE;
-        out[b] = printable ? static_cast<Cp>(b) : next++;
-    }
-    return out;
-}
 }  // namespace
 
 template <class CharT>
@@ -105,7 +93,7 @@ Pipeline::Pipeline(std::shared_ptr<const BpeKernel> bpe, PipelineSpec spec,
       raw_(std::move(raw)),
       norm_(std::move(norm)),
       steps_(std::move(steps)),
-      byte_char_(byte_alphabet()) {}
+      byte_char_(byte_level_alphabet()) {}
 
 // Reference: ``Tokenizer._splits`` + ``_encode_one`` (without a normalizer), then
 // ``trim_byte_level_offsets`` when the ByteLevel post-processor trims.

@@ -23,6 +23,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
+from codetok._plan import compile_counter
 from codetok.added_tokens import AddedToken
 from codetok.errors import ConfigurationError
 from codetok.models.base import Model
@@ -53,6 +54,12 @@ class _Pieces:
 
     def __call__(self, text: str) -> list[str]:
         return [p for p, _, tid in self.tokenizer.pre_tokenize(text) if tid is None]
+
+    def native_counter(self) -> Any:
+        """A native counter of the same pieces (``codetok._plan.compile_counter``), or None
+        when this tokenizer's pieces are counted in Python."""
+        counter = compile_counter(self.tokenizer)
+        return None if isinstance(counter, str) else counter
 
 
 def count_pieces(

@@ -21,12 +21,16 @@ Not handled here: counting words (``corpus.py``), the tokenizer pipeline (``api.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from itertools import chain
 from typing import Any
+
+import numpy as np
 
 from codetok._reference import bpe_train as _kernel
 from codetok.added_tokens import AddedToken
 from codetok.errors import ConfigurationError
+from codetok.models import _backend
 from codetok.models.base import Model
 from codetok.models.bpe import BPE
 from codetok.trainers.base import (
@@ -48,6 +52,58 @@ def _check_affix(name: str, value: Any) -> str | None:
     if not isinstance(value, str):
         raise ConfigurationError(f"{name} must be a string or None, got {value!r}")
     return value or None
+
+
+def train_merges(
+    words: list[list[int]],
+    counts: list[int],
+    id_to_word: list[str],
+    word_to_id: dict[str, int],
+    *,
+    vocab_size: int,
+    min_frequency: int = 0,
+    max_token_length: int | None = None,
+    prefix: str | None = None,
+    on_merge: Callable[[int], None] | None = None,
+) -> list[_kernel.MergeRecord]:
+    """The merge loop of :func:`codetok._reference.bpe_train.train_merges` (same arguments,
+    same result), run by the native kernel when the models use it.
+
+    New tokens are appended to ``id_to_word`` and ``word_to_id``; unlike the reference,
+    ``words`` are left as they were. ``on_merge`` is called every 64 merges and at the end.
+    """
+    if not _backend.native():
+        return _kernel.train_merges(
+            words,
+            counts,
+            id_to_word,
+            word_to_id,
+            vocab_size=vocab_size,
+            min_frequency=min_frequency,
+            max_token_length=max_token_length,
+            prefix=prefix,
+            on_merge=on_merge,
+        )
+    lengths = np.fromiter(map(len, words), np.int64, len(words))
+    offsets = np.zeros(len(words) + 1, np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    symbols = np.fromiter(chain.from_iterable(words), np.int32, int(offsets[-1]))
+    table, fresh = _backend.core().train_bpe_merges(
+        symbols,
+        offsets,
+        np.asarray(counts, np.int64),
+        id_to_word,
+        vocab_size,
+        min_frequency,
+        max_token_length,
+        prefix,
+        on_merge,
+        64,
+    )
+    for token in fresh:
+        word_to_id[token] = len(id_to_word)
+        id_to_word.append(token)
+    return [(a, b, i, c) for a, b, i, c in table.tolist()]
 
 
 class BpeTrainer(Trainer):
@@ -163,7 +219,7 @@ class BpeTrainer(Trainer):
         id_to_word, word_to_id, words, counts = self._initial_tables(word_counts)
         total = max(0, self.vocab_size - len(word_to_id))
         with progress(self.show_progress, "Compute merges", total, "merge") as bar:
-            merges = _kernel.train_merges(
+            merges = train_merges(
                 words,
                 counts,
                 id_to_word,
@@ -172,7 +228,7 @@ class BpeTrainer(Trainer):
                 min_frequency=self.min_frequency,
                 max_token_length=self.max_token_length,
                 prefix=self.continuing_subword_prefix,
-                on_merge=(lambda n: bar.update()) if self.show_progress else None,
+                on_merge=(lambda n: bar.update(n - bar.n)) if self.show_progress else None,
             )
         self.merge_counts = [(id_to_word[a], id_to_word[b], c) for a, b, _, c in merges]
         return id_to_word, word_to_id, merges

@@ -176,7 +176,10 @@ def count_words(
     Args:
         texts: an iterable of strings (lines, documents...), consumed once.
         pieces: turns a text into the pieces to count (e.g. a tokenizer's pre-tokenization).
-        num_workers: processes counting in parallel (1: in this process).
+            When it has a ``native_counter()`` that returns a counter (not None), that
+            counter counts instead, natively (``codetok._plan.compile_counter``).
+        num_workers: processes counting in parallel (1: in this process); threads for a
+            native counter.
         batch_lines: texts per batch sent to a worker.
         show_progress: show a progress bar on stderr.
         mp_context: multiprocessing start method; default ``"fork"`` where available, else
@@ -203,6 +206,15 @@ def count_words(
 
     def size(batch: list[str]) -> int:
         return sum(map(len, batch)) if progress_chars else len(batch)
+
+    make_native = getattr(pieces, "native_counter", None)
+    counter = make_native() if make_native is not None else None
+    if counter is not None:  # natively, on num_workers threads
+        with progress(show_progress, "Count words", progress_total, unit) as bar:
+            for batch in _batches(texts, batch_lines):
+                counter.count(batch, None, num_workers)
+                bar.update(size(batch))
+        return counter.counts()
 
     if num_workers == 1:
         with progress(show_progress, "Count words", progress_total, unit) as bar:

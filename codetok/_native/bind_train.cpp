@@ -1,0 +1,178 @@
+// Python binding of the trainers' native loops: ``train_bpe_merges`` (bpe_train.hpp) and
+// ``PieceCounter`` (piece_counter.hpp). They only convert (see module.cpp);
+// codetok/trainers/ checks the options and codetok/_plan.py builds the counter.
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "bind_common.hpp"
+#include "bpe_train.hpp"
+#include "piece_counter.hpp"
+
+namespace {
+
+using codetok::Cp;
+
+std::u32string u32_of(const py::handle& s) {
+    std::vector<Cp> cps;
+    codetok::bind::append_cps(s.ptr(), cps);
+    return std::u32string(cps.begin(), cps.end());
+}
+
+py::str str_of(const std::u32string& s) {
+    PyObject* o = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s.data(),
+                                            static_cast<Py_ssize_t>(s.size()));
+    if (o == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::str>(o);
+}
+
+// Reference: codetok._reference.bpe_train.train_merges, over flat words.
+py::tuple train_bpe_merges(py::array_t<int32_t, py::array::c_style | py::array::forcecast> symbols,
+                           py::array_t<int64_t, py::array::c_style | py::array::forcecast> offsets,
+                           py::array_t<int64_t, py::array::c_style | py::array::forcecast> counts,
+                           const py::list& tokens, size_t vocab_size, int64_t min_frequency,
+                           py::object max_token_length, py::object prefix, py::object on_merge,
+                           size_t every) {
+    codetok::BpeWords words;
+    words.symbols.assign(symbols.data(), symbols.data() + symbols.size());
+    words.offsets.reserve(static_cast<size_t>(offsets.size()));
+    for (py::ssize_t i = 0; i < offsets.size(); ++i) {
+        const int64_t o = offsets.data()[i];
+        if (o < 0) throw py::value_error("word offsets must not be negative");
+        words.offsets.push_back(static_cast<uint64_t>(o));
+    }
+    words.counts.assign(counts.data(), counts.data() + counts.size());
+    std::vector<std::u32string> vocab;
+    vocab.reserve(tokens.size());
+    for (const py::handle& t : tokens) vocab.push_back(u32_of(t));
+    codetok::BpeTrainOptions opts;
+    opts.vocab_size = vocab_size;
+    opts.min_frequency = min_frequency;
+    if (!max_token_length.is_none()) opts.max_token_length = max_token_length.cast<int64_t>();
+    if (!prefix.is_none()) opts.prefix = u32_of(prefix);
+    const size_t first_new = vocab.size();
+
+    codetok::BpeMergeTrainer trainer(std::move(words), std::move(vocab), std::move(opts));
+    std::exception_ptr failure;
+    auto progress = [&](size_t done) {
+        py::gil_scoped_acquire gil;
+        try {
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            if (!on_merge.is_none()) on_merge(done);
+        } catch (...) {
+            failure = std::current_exception();
+            return false;
+        }
+        return true;
+    };
+    std::vector<codetok::BpeMerge> merges;
+    {
+        py::gil_scoped_release nogil;
+        merges = trainer.train(progress, every);
+    }
+    if (failure) std::rethrow_exception(failure);
+
+    py::array_t<int64_t> table({static_cast<py::ssize_t>(merges.size()), py::ssize_t{4}});
+    auto m = table.mutable_unchecked<2>();
+    for (size_t i = 0; i < merges.size(); ++i) {
+        const auto k = static_cast<py::ssize_t>(i);
+        m(k, 0) = merges[i].left;
+        m(k, 1) = merges[i].right;
+        m(k, 2) = merges[i].id;
+        m(k, 3) = merges[i].count;
+    }
+    py::list fresh;
+    const auto& all = trainer.tokens();
+    for (size_t i = first_new; i < all.size(); ++i) fresh.append(str_of(all[i]));
+    return py::make_tuple(table, fresh);
+}
+
+// The corpus pass of a trainer: counts pieces of many texts, on threads, into its total.
+class CounterCore {
+  public:
+    // ``scanner``, ``add_prefix_space``: the byte-level pre-tokenizer, unless ``passes``
+    // (character-class pre-tokenizers) is not empty; ``raw`` / ``norm``: added-token rows
+    // (see added_matcher); ``steps``: normalizer steps; ``whitespace``: what Strip removes.
+    CounterCore(int scanner, bool add_prefix_space, const py::list& raw, const py::list& norm,
+                const py::str& whitespace, const py::list& steps, const py::list& passes) {
+        const std::vector<Cp> ws = codetok::bind::cps_of(whitespace);
+        codetok::CounterSpec spec;
+        spec.scanner = static_cast<codetok::Scanner>(scanner);
+        spec.add_prefix_space = add_prefix_space;
+        spec.passes = codetok::bind::parse_passes(passes);
+        kernel_ = std::make_unique<codetok::PieceCounter>(
+            std::move(spec), codetok::bind::added_matcher(raw, ws),
+            codetok::bind::added_matcher(norm, ws),
+            codetok::NormSteps(codetok::bind::parse_steps(steps), ws));
+    }
+
+    // Count the pieces of every text of ``texts`` (``weights[k]`` times each when given)
+    // on up to ``num_threads`` threads.
+    void count(const py::list& texts, const py::object& weights, long long num_threads) {
+        const size_t n = texts.size();
+        std::vector<codetok::bind::StrView> views(n);
+        for (size_t k = 0; k < n; ++k) views[k] = codetok::bind::str_view(texts[k].ptr());
+        std::vector<int64_t> w(n, 1);
+        if (!weights.is_none()) {
+            const py::list ws = weights.cast<py::list>();
+            if (ws.size() != n) throw py::value_error("weights must match texts");
+            for (size_t k = 0; k < n; ++k) w[k] = ws[k].cast<int64_t>();
+        }
+        const size_t parts = std::max<size_t>(
+            1, std::min<size_t>(static_cast<size_t>(std::max(1LL, num_threads)), n / 64 + 1));
+        std::vector<codetok::PieceCounts> counts(parts);
+        {
+            py::gil_scoped_release nogil;
+            codetok::bind::parallel_for(parts, static_cast<long long>(parts), [&](size_t p) {
+                codetok::CounterScratch scratch;
+                codetok::PieceCounts& into = parts == 1 ? total_ : counts[p];
+                for (size_t k = p * n / parts, e = (p + 1) * n / parts; k < e; ++k)
+                    codetok::bind::with_units(views[k], [&](const auto* t, size_t len) {
+                        kernel_->count(t, len, w[k], into, scratch);
+                    });
+            });
+            if (parts > 1)
+                for (const codetok::PieceCounts& c : counts) total_.merge(c);
+        }
+    }
+
+    // ``{piece: count}`` of everything counted so far, in order of first occurrence.
+    py::dict counts() const {
+        py::dict out;
+        for (size_t k = 0; k < total_.size(); ++k) {
+            PyObject* key = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, total_.key(k),
+                                                      static_cast<Py_ssize_t>(total_.key_len(k)));
+            if (key == nullptr) throw py::error_already_set();
+            out[py::reinterpret_steal<py::object>(key)] = total_.count(k);
+        }
+        return out;
+    }
+
+    size_t size() const { return total_.size(); }
+
+  private:
+    std::unique_ptr<codetok::PieceCounter> kernel_;
+    codetok::PieceCounts total_;
+};
+
+}  // namespace
+
+void bind_train(py::module_& m) {
+    py::class_<CounterCore>(m, "PieceCounter")
+        .def(py::init<int, bool, const py::list&, const py::list&, const py::str&,
+                      const py::list&, const py::list&>(),
+             py::arg("scanner"), py::arg("add_prefix_space"), py::arg("raw"), py::arg("norm"),
+             py::arg("whitespace"), py::arg("steps"), py::arg("passes"))
+        .def("count", &CounterCore::count, py::arg("texts"), py::arg("weights") = py::none(),
+             py::arg("num_threads") = 1)
+        .def("counts", &CounterCore::counts)
+        .def("__len__", &CounterCore::size);
+    m.def("train_bpe_merges", &train_bpe_merges, py::arg("symbols"), py::arg("offsets"),
+          py::arg("counts"), py::arg("tokens"), py::arg("vocab_size"), py::arg("min_frequency"),
+          py::arg("max_token_length"), py::arg("prefix"), py::arg("on_merge"),
+          py::arg("every"),
+          "BPE merges of flat words (``symbols[offsets[i]:offsets[i + 1]]`` occurring "
+          "``counts[i]`` times) over the vocabulary ``tokens``: ``(merges, new_tokens)``, "
+          "``merges`` an int64 ``(n, 4)`` array of ``(left, right, new_id, count)``. "
+          "``on_merge(done)`` is called every ``every`` merges and at the end.");
+}

@@ -1,0 +1,168 @@
+"""The trainers' native loops against their pure-Python references (codetok/_reference)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codetok import AddedToken, Tokenizer
+from codetok import normalizers as nm
+from codetok import pre_tokenizers as pt
+from codetok._reference import bpe_train as reference
+from codetok.models import BPE, _backend
+from codetok.trainers import BpeTrainer
+from codetok.trainers.api import _Pieces
+from codetok.trainers.bpe import train_merges
+from codetok.trainers.corpus import count_words
+
+pytestmark = pytest.mark.skipif(not _backend.available(), reason="codetok._core is not built")
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def merge_problems(draw: st.DrawFn) -> tuple:
+    """Words over a small alphabet (ties everywhere), with or without a prefix."""
+    n_chars = draw(st.integers(1, 6))
+    alphabet = [chr(ord("a") + i) for i in range(n_chars)]
+    prefix = draw(st.sampled_from([None, "##"]))
+    tokens = alphabet + ([prefix + c for c in alphabet] if prefix else [])
+    word = st.lists(st.integers(0, n_chars - 1), min_size=1, max_size=9)
+    raw = draw(st.lists(word, min_size=1, max_size=25))
+    words = [[w[0]] + [c + (n_chars if prefix else 0) for c in w[1:]] for w in raw]
+    counts = draw(st.lists(st.integers(1, 6), min_size=len(words), max_size=len(words)))
+    options = {
+        "vocab_size": len(tokens) + draw(st.integers(0, 40)),
+        "min_frequency": draw(st.sampled_from([0, 1, 3, 8])),
+        "max_token_length": draw(st.sampled_from([None, 2, 3, 5])),
+        "prefix": prefix,
+    }
+    return words, counts, tokens, options
+
+
+@SETTINGS
+@given(merge_problems())
+def test_native_merge_loop_equals_the_reference(problem: tuple) -> None:
+    words, counts, tokens, options = problem
+    ref_tokens, nat_tokens = list(tokens), list(tokens)
+    ref_ids = {t: i for i, t in enumerate(tokens)}
+    nat_ids = dict(ref_ids)
+    expected = reference.train_merges(copy.deepcopy(words), counts, ref_tokens, ref_ids, **options)
+    assert _backend.native()
+    got = train_merges(words, counts, nat_tokens, nat_ids, **options)
+    assert got == expected
+    assert nat_tokens == ref_tokens
+    assert nat_ids == ref_ids
+
+
+def test_progress_is_reported_and_an_error_in_it_stops_training() -> None:
+    counts = {f"w{i:04d}x": 1 + i % 7 for i in range(400)}
+    seen: list[int] = []
+    trainer = BpeTrainer(vocab_size=600)
+    first = trainer._initial_tables(counts)
+    merges = train_merges(
+        first[2], first[3], first[0], first[1], vocab_size=600, on_merge=seen.append
+    )
+    assert seen and seen[-1] == len(merges) and seen == sorted(seen)
+
+    def stop(done: int) -> None:
+        raise KeyboardInterrupt
+
+    again = trainer._initial_tables(counts)
+    with pytest.raises(KeyboardInterrupt):
+        train_merges(again[2], again[3], again[0], again[1], vocab_size=600, on_merge=stop)
+
+
+def test_pure_python_backend_still_runs_the_reference() -> None:
+    previous = _backend.use_native(False)
+    try:
+        model = BpeTrainer(vocab_size=8).train({"abab": 3, "ab": 1})
+    finally:
+        _backend.use_native(previous)
+    assert model.get_merges()[0] == ("a", "b")
+
+
+# ----------------------------------------------------------------------------- counting
+def _counting_tokenizers() -> dict[str, Tokenizer]:
+    cl100k = r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+    out = {
+        "byte-level": Tokenizer(BPE(), pre_tokenizer=pt.ByteLevel(add_prefix_space=False)),
+        "byte-level, prefix space": Tokenizer(
+            BPE(), pre_tokenizer=pt.ByteLevel(add_prefix_space=True)
+        ),
+        "cl100k split": Tokenizer(
+            BPE(),
+            pre_tokenizer=pt.Sequence(
+                [
+                    pt.Split({"Regex": cl100k}, "isolated"),
+                    pt.ByteLevel(add_prefix_space=False, use_regex=False),
+                ]
+            ),
+        ),
+        "whitespace": Tokenizer(BPE(), pre_tokenizer=pt.Whitespace()),
+        "whitespace split, NFKC lowercase": Tokenizer(
+            BPE(),
+            normalizer=nm.Sequence([nm.NFKC(), nm.Lowercase()]),
+            pre_tokenizer=pt.WhitespaceSplit(),
+        ),
+        "byte-level, NFC": Tokenizer(
+            BPE(), normalizer=nm.NFC(), pre_tokenizer=pt.ByteLevel(add_prefix_space=True)
+        ),
+    }
+    with_added = Tokenizer(BPE(), pre_tokenizer=pt.ByteLevel(add_prefix_space=False))
+    with_added.add_special_tokens(["<|endoftext|>", AddedToken("<mask>", lstrip=True)])
+    with_added.add_tokens(["def"])
+    out["byte-level, added tokens"] = with_added
+    return out
+
+
+COUNTING = _counting_tokenizers()
+
+
+class _InPython:
+    """The same pieces, without ``native_counter``: counted in Python."""
+
+    def __init__(self, pieces: _Pieces) -> None:
+        self.pieces = pieces
+
+    def __call__(self, text: str) -> list[str]:
+        return self.pieces(text)
+
+
+TEXT = st.text(
+    st.characters(blacklist_categories=())
+    | st.sampled_from(list(" \t\n\r  defx<|endoftext|><mask>")),
+    max_size=60,
+)
+
+
+@pytest.mark.parametrize("name", sorted(COUNTING))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=st.lists(TEXT, max_size=12), workers=st.sampled_from([1, 2]))
+def test_native_counting_equals_pre_tokenize(name: str, texts: list[str], workers: int) -> None:
+    pieces = _Pieces(COUNTING[name])
+    assert pieces.native_counter() is not None
+    expected = count_words(texts, _InPython(pieces))
+    got = count_words(texts, pieces, num_workers=workers, batch_lines=5)
+    assert got == expected
+
+
+def test_native_counting_on_real_code_in_threads() -> None:
+    import sysconfig
+    from pathlib import Path
+
+    files = sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py"))[:40]
+    lines = [ln for f in files for ln in f.read_text("utf-8", "replace").splitlines(True)]
+    pieces = _Pieces(COUNTING["byte-level"])
+    expected = count_words(lines[:3000], _InPython(pieces))
+    assert count_words(lines[:3000], pieces, num_workers=2, batch_lines=700) == expected
+    assert sum(count_words(lines, pieces, num_workers=2).values()) > len(lines)
+
+
+def test_unsupported_pre_tokenizer_is_counted_in_python() -> None:
+    tok = Tokenizer(BPE(), pre_tokenizer=pt.Metaspace())
+    assert _Pieces(tok).native_counter() is None
+    assert count_words(["a b a"], _Pieces(tok)) == {"▁a": 2, "▁b": 1}
