@@ -26,6 +26,7 @@ import os
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._files import read_text_file
+from ._ids import check_id
 from .added_tokens import AddedToken
 from .decoders import decoder_from_dict
 from .errors import FormatError
@@ -164,7 +165,8 @@ def from_dict(
             raise FormatError(
                 "each added token needs an 'id' and a 'content'", path=path, where=where
             )
-        tok.added.set_with_id(AddedToken.from_dict(d, path=path, where=where), int(d["id"]))
+        tid = check_id(d["id"], what="the added token", path=path, where=f"{where}.id")
+        tok.added.set_with_id(AddedToken.from_dict(d, path=path, where=where), tid)
     trunc = data.get("truncation")
     if trunc:
         try:

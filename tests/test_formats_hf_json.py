@@ -156,3 +156,72 @@ def test_general_pre_tokenizers_match_hf(pre_tokenizer, hf_tokenizers, tmp_path)
     hf = hf_tokenizers.Tokenizer.from_file(str(path))
     for text in TEXTS + ["a-b--c 12-345", "x.,;!? (y) ¿z¡ «w»"]:
         assert ct.pre_tokenizer.pre_tokenize_str(text) == hf.pre_tokenizer.pre_tokenize_str(text)
+
+
+def _model_json(kind, token_id):
+    """A tokenizer.json whose model gives the token 'abc' the id ``token_id``."""
+    vocab = {"[UNK]": 0, "a": 1, "abc": token_id}
+    if kind == "BPE":
+        model = {"type": "BPE", "vocab": vocab, "merges": [], "unk_token": "[UNK]"}
+    elif kind == "WordPiece":
+        model = {
+            "type": "WordPiece",
+            "vocab": vocab,
+            "unk_token": "[UNK]",
+            "continuing_subword_prefix": "##",
+            "max_input_chars_per_word": 100,
+        }
+    else:
+        model = {"type": "WordLevel", "vocab": vocab, "unk_token": "[UNK]"}
+    return dict(_wordlevel_json({"type": "WhitespaceSplit"}), model=model)
+
+
+def _added(token_id):
+    return {
+        "id": token_id,
+        "content": "<x>",
+        "single_word": False,
+        "lstrip": False,
+        "rstrip": False,
+        "normalized": False,
+        "special": True,
+    }
+
+
+@pytest.mark.parametrize("kind", ["BPE", "WordPiece", "WordLevel"])
+@pytest.mark.parametrize("bad", [-1, 2**32, 10**20, 1.5, True, "3"])
+def test_vocab_ids_outside_u32_are_refused(kind, bad, tmp_path, hf_tokenizers):
+    """HF holds ids as u32 and refuses the file; codetok names the file and the token."""
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(_model_json(kind, bad)), encoding="utf-8")
+    with pytest.raises(Exception):  # noqa: B017 - HF raises a bare Exception
+        hf_tokenizers.Tokenizer.from_file(str(path))
+    with pytest.raises(FormatError) as info:
+        load_tokenizer_json(path)
+    assert str(info.value).startswith(f"{path}: at model.vocab['abc']: ")
+    assert "0..4294967295" in str(info.value)
+
+
+@pytest.mark.parametrize("kind", ["BPE", "WordPiece", "WordLevel"])
+def test_the_largest_u32_id_loads(kind, tmp_path, hf_tokenizers):
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(_model_json(kind, 2**32 - 1)), encoding="utf-8")
+    assert hf_tokenizers.Tokenizer.from_file(str(path)).token_to_id("abc") == 2**32 - 1
+    assert load_tokenizer_json(path).token_to_id("abc") == 2**32 - 1
+
+
+@pytest.mark.parametrize("model", ["WordLevel", "Unigram"])
+@pytest.mark.parametrize("bad", [-1, 2**32, 2.0, None])
+def test_added_token_ids_outside_u32_are_refused(model, bad, tmp_path, hf_tokenizers):
+    data = _wordlevel_json({"type": "WhitespaceSplit"})
+    if model == "Unigram":
+        data["model"] = {"type": "Unigram", "unk_id": 0, "vocab": [["[UNK]", 0.0], ["a", -1.0]]}
+    data["added_tokens"] = [_added(1), _added(bad)]
+    data["added_tokens"][0]["content"] = "<y>"
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(Exception):  # noqa: B017 - HF raises a bare Exception
+        hf_tokenizers.Tokenizer.from_file(str(path))
+    with pytest.raises(FormatError) as info:
+        load_tokenizer_json(path)
+    assert str(info.value).startswith(f"{path}: at added_tokens[1].id: ")

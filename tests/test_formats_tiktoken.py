@@ -4,6 +4,8 @@ in HF's converter order, tiktoken's merge rule, and the special-token policy aga
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from codetok.errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
@@ -114,3 +116,25 @@ def test_configuration_errors(tmp_path):
         tokenizer_from_tiktoken(path, encoding="p100k")
     tok = tokenizer_from_tiktoken(path, pat_str=r"\S+|\s+", special_tokens={"<e>": 256})
     assert tok.encode("ab<e>").ids == [97, 98, 256]
+
+
+def _byte_lines():
+    return [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+
+
+@pytest.mark.parametrize("rank", [10**20, 2**32, -1])
+def test_ranks_outside_u32_are_refused(rank, tmp_path):
+    """tiktoken holds ranks as u32; codetok refuses the file naming it and the line."""
+    path = tmp_path / "big.tiktoken"
+    path.write_text("\n".join([*_byte_lines(), f"YWI= {rank}"]) + "\n", encoding="ascii")
+    with pytest.raises(FormatError) as info:
+        tokenizer_from_tiktoken(path, pat_str=r"\S+|\s+")
+    assert str(info.value).startswith(f"{path}: at line 257: ")
+    assert "0..4294967295" in str(info.value)
+
+
+def test_the_largest_u32_rank_loads(tmp_path):
+    path = tmp_path / "sparse.tiktoken"
+    path.write_text("\n".join([*_byte_lines(), f"YWI= {2**32 - 1}"]) + "\n", encoding="ascii")
+    tok = tokenizer_from_tiktoken(path, pat_str=r"\S+|\s+")
+    assert tok.encode("ab c").ids == [2**32 - 1, 32, 99]

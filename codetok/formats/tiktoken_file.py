@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._bytes import bytes_to_unicode
+from .._ids import ID_RANGE, is_id
 from ..added_tokens import AddedToken
 from ..decoders import ByteLevel as ByteLevelDecoder
 from ..errors import ConfigurationError, FormatError, NotFoundError
@@ -171,7 +172,8 @@ def read_tiktoken_file(path: str | os.PathLike[str]) -> dict[bytes, int]:
 
     Raises:
         NotFoundError: the file does not exist.
-        FormatError: a line is not base64 and an integer (names the line).
+        FormatError: a line is not base64 and an integer, or its rank is outside
+            ``0..2**32-1`` (names the line).
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "tiny.tiktoken"
@@ -206,8 +208,12 @@ def read_tiktoken_file(path: str | os.PathLike[str]) -> dict[bytes, int]:
             raise FormatError(
                 f"expected '<base64 token> <rank>', got {shown!r}", path=p, where=f"line {lineno}"
             ) from e
-        if rank < 0:
-            raise FormatError(f"rank {rank} is negative", path=p, where=f"line {lineno}")
+        if not is_id(rank):
+            raise FormatError(
+                f"rank {rank} is not a token id; ranks are non-negative integers ({ID_RANGE})",
+                path=p,
+                where=f"line {lineno}",
+            )
         ranks[token] = rank
     return ranks
 
@@ -278,9 +284,13 @@ class _RankBPE(BPE):
         return pairs, merge_map
 
 
+_NATIVE_MAX_RANK = 2**31 - 1
+
+
 def _rank_bpe(ranks: Mapping[bytes, int], vocab: dict[str, int]) -> _RankBPE:
-    """The model of ``ranks``; its merge table is derived natively when the extension is built."""
-    if not _backend.available():
+    """The model of ``ranks``; its merge table is derived natively when the extension is built
+    and every rank fits the native table's int32 (a u32 rank past that takes the Python path)."""
+    if not _backend.available() or max(ranks.values(), default=0) > _NATIVE_MAX_RANK:
         pairs = merges_from_ranks(ranks)
         return _RankBPE(vocab, [(bytes_to_unicode(a), bytes_to_unicode(b)) for a, b, _ in pairs])
     table = _backend.core().rank_merges(dict(ranks))

@@ -26,6 +26,7 @@ import os
 from typing import Any
 
 from .._files import read_text_file
+from .._ids import ID_RANGE, check_vocab_ids, is_id
 from ..added_tokens import AddedToken
 from ..errors import FormatError
 from ..normalizers import RUST_WHITESPACE
@@ -166,7 +167,7 @@ def read_vocab_json(path: str | os.PathLike[str]) -> dict[str, int]:
 
     Raises:
         NotFoundError: the file does not exist.
-        FormatError: invalid JSON, or an id that is not a non-negative integer.
+        FormatError: invalid JSON, or an id outside ``0..2**32-1`` (names the token).
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "vocab.json"
@@ -175,12 +176,7 @@ def read_vocab_json(path: str | os.PathLike[str]) -> dict[str, int]:
     {'a': 0, 'b': 1}
     """
     vocab = read_json_object(path, "vocab.json")
-    for tok, tid in vocab.items():
-        if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
-            raise FormatError(
-                f"token {tok!r} has id {tid!r}; ids are non-negative integers",
-                path=os.fspath(path),
-            )
+    check_vocab_ids(vocab, path=os.fspath(path), where="")
     return vocab
 
 
@@ -247,14 +243,14 @@ def read_tokenizer_config(path: str | os.PathLike[str]) -> dict[str, Any]:
             )
         fixed: dict[int, Any] = {}
         for key, value in decoder.items():
-            try:
-                fixed[int(key)] = value
-            except ValueError as e:
+            tid = int(key) if key.isascii() and key.isdigit() else None
+            if tid is None or not is_id(tid):
                 raise FormatError(
-                    f"key {key!r} is not an integer id",
+                    f"key {key!r} is not an id; ids are non-negative integers ({ID_RANGE})",
                     path=os.fspath(path),
                     where="added_tokens_decoder",
-                ) from e
+                )
+            fixed[tid] = value
         config["added_tokens_decoder"] = fixed
     return config
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .._ids import check_vocab_ids
 from ..errors import FormatError, VocabularyError
 from . import _backend
 from .base import Model, Token
@@ -171,6 +172,7 @@ class WordPiece(Model):
             raise FormatError(
                 "WordPiece needs a 'vocab' object of token -> id", path=path, where=f"{where}.vocab"
             )
+        check_vocab_ids(vocab, path=path, where=f"{where}.vocab")
         return cls(
             vocab,
             data.get("unk_token", "[UNK]"),
