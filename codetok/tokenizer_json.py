@@ -25,7 +25,7 @@ import json
 import os
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ._files import read_text_file
+from ._files import parse_json, read_text_file
 from ._ids import check_id
 from .added_tokens import AddedToken
 from .decoders import decoder_from_dict
@@ -208,16 +208,10 @@ def from_str(cls: type[T], text: str, *, path: str | None = None) -> T:
     """Parse ``tokenizer.json`` text and build it with ``cls.from_dict``.
 
     Raises:
-        FormatError: the text is not valid JSON (the message gives line and column).
+        FormatError: the text is not valid JSON (the message gives line and column) or is
+            nested too deeply.
     """
-    try:
-        data = json.loads(text, parse_float=hf_float)  # HF's own reading of each float
-    except json.JSONDecodeError as e:
-        raise FormatError(
-            f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}",
-            path=path,
-            where=f"line {e.lineno}",
-        ) from e
+    data = parse_json(text, path=path, parse_float=hf_float)  # HF's reading of each float
     return cls.from_dict(data, path=path)
 
 

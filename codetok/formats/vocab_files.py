@@ -21,11 +21,10 @@ Not handled here: building a pipeline from these (see :mod:`codetok.formats.pret
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
-from .._files import read_text_file
+from .._files import parse_json, read_text_file
 from .._ids import ID_RANGE, check_vocab_ids, is_id
 from ..added_tokens import AddedToken
 from ..errors import FormatError
@@ -134,7 +133,8 @@ def read_json_object(path: str | os.PathLike[str], what: str = "JSON file") -> d
 
     Raises:
         NotFoundError: the file does not exist.
-        FormatError: invalid JSON (the message gives line and column) or not an object.
+        FormatError: invalid JSON (the message gives line and column), JSON nested too
+            deeply, or not an object.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.json"
@@ -143,14 +143,7 @@ def read_json_object(path: str | os.PathLike[str], what: str = "JSON file") -> d
     {'a': 1}
     """
     p, text = read_text_file(path, what)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise FormatError(
-            f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}",
-            path=p,
-            where=f"line {e.lineno}",
-        ) from e
+    data = parse_json(text, path=p)
     if not isinstance(data, dict):
         raise FormatError(f"a {what} must hold a JSON object, got {type(data).__name__}", path=p)
     return data
