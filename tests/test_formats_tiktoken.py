@@ -138,3 +138,27 @@ def test_the_largest_u32_rank_loads(tmp_path):
     path.write_text("\n".join([*_byte_lines(), f"YWI= {2**32 - 1}"]) + "\n", encoding="ascii")
     tok = tokenizer_from_tiktoken(path, pat_str=r"\S+|\s+")
     assert tok.encode("ab c").ids == [2**32 - 1, 32, 99]
+
+
+@pytest.mark.parametrize("sep", ["\n", "\r\n", "\n\n"])
+def test_a_repeated_rank_names_the_file_and_line(sep, tmp_path):
+    path = tmp_path / "dup.tiktoken"
+    path.write_text(sep.join([*_byte_lines(), "YWI= 256", "YmM= 256"]) + sep, encoding="ascii")
+    first, line = (257, 258) if sep != "\n\n" else (2 * 257 - 1, 2 * 258 - 1)
+    for load in (read_tiktoken_file, lambda p: tokenizer_from_tiktoken(p, pat_str=r"\S+")):
+        with pytest.raises(FormatError) as info:
+            load(path)
+        assert str(info.value).startswith(f"{path}: at line {line}: ")
+        assert "rank 256" in str(info.value) and f"line {first}" in str(info.value)
+
+
+@pytest.mark.parametrize("sep", ["\n", "\r\n", "\n\n"])
+def test_a_repeated_token_names_the_file_and_line(sep, tmp_path):
+    path = tmp_path / "dup.tiktoken"
+    path.write_text(sep.join([*_byte_lines(), "YWI= 256", "YWI= 257"]) + sep, encoding="ascii")
+    first, line = (257, 258) if sep != "\n\n" else (2 * 257 - 1, 2 * 258 - 1)
+    for load in (read_tiktoken_file, lambda p: tokenizer_from_tiktoken(p, pat_str=r"\S+")):
+        with pytest.raises(FormatError) as info:
+            load(path)
+        assert str(info.value).startswith(f"{path}: at line {line}: ")
+        assert "'YWI='" in str(info.value) and f"line {first}" in str(info.value)

@@ -172,8 +172,8 @@ def read_tiktoken_file(path: str | os.PathLike[str]) -> dict[bytes, int]:
 
     Raises:
         NotFoundError: the file does not exist.
-        FormatError: a line is not base64 and an integer, or its rank is outside
-            ``0..2**32-1`` (names the line).
+        FormatError: a line is not base64 and an integer, its rank is outside
+            ``0..2**32-1``, or its token or rank repeats an earlier line (names the lines).
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "tiny.tiktoken"
@@ -191,9 +191,13 @@ def read_tiktoken_file(path: str | os.PathLike[str]) -> dict[bytes, int]:
         raise NotFoundError(f"{p}: is a directory; pass the path of a .tiktoken file") from e
     if _backend.available():
         fast = _backend.core().read_ranks(raw)
-        if isinstance(fast, dict):
+        if isinstance(fast, dict) and _one_rank_per_line(raw, fast):
             return fast
+    # The line-by-line reader: every file the native one does not take whole, and the
+    # ones where a token or a rank repeats (it names both lines).
     ranks: dict[bytes, int] = {}
+    line_of_token: dict[bytes, int] = {}
+    line_of_rank: dict[int, int] = {}
     for lineno, line in enumerate(raw.splitlines(), 1):
         if not line.strip():
             continue
@@ -214,8 +218,38 @@ def read_tiktoken_file(path: str | os.PathLike[str]) -> dict[bytes, int]:
                 path=p,
                 where=f"line {lineno}",
             )
+        if token in ranks:
+            raise FormatError(
+                f"token {parts[0].decode()!r} ({token!r}) repeats line {line_of_token[token]}; "
+                "each token has one rank, so keep one of the two lines",
+                path=p,
+                where=f"line {lineno}",
+            )
+        if rank in line_of_rank:
+            raise FormatError(
+                f"rank {rank} repeats line {line_of_rank[rank]}; a rank is one token's id, "
+                "so give each token its own rank",
+                path=p,
+                where=f"line {lineno}",
+            )
         ranks[token] = rank
+        line_of_token[token] = line_of_rank[rank] = lineno
     return ranks
+
+
+def _one_rank_per_line(raw: bytes, ranks: dict[bytes, int]) -> bool:
+    """Whether ``ranks``, read from ``raw``, holds one entry per line and unique ranks.
+
+    The native reader keeps the last of repeated tokens; a file with fewer entries than
+    lines (a repeat, or merely a blank line) is read again line by line, which tells them
+    apart and names the lines.
+    """
+    if b"\r" in raw:
+        ends = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n")
+    else:
+        ends = raw.count(b"\n")
+    lines = ends + (0 if raw.endswith((b"\n", b"\r")) or not raw else 1)
+    return len(ranks) == lines and len(set(ranks.values())) == len(ranks)
 
 
 def write_tiktoken_file(ranks: Mapping[bytes, int], path: str | os.PathLike[str]) -> None:
