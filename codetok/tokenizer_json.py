@@ -156,9 +156,13 @@ def from_dict(
         post_processor=post_processor_from_dict(data.get("post_processor"), path=path),
         decoder=decoder_from_dict(data.get("decoder"), path=path),
     )
-    added = data.get("added_tokens") or []
+    added = data.get("added_tokens", [])
     if not isinstance(added, list):
-        raise FormatError("'added_tokens' must be a list", path=path, where="added_tokens")
+        raise FormatError(
+            f"expected a list of added token objects (or no key), got {type(added).__name__}",
+            path=path,
+            where="added_tokens",
+        )
     for i, d in enumerate(added):
         where = f"added_tokens[{i}]"
         if not isinstance(d, dict) or "id" not in d:

@@ -225,3 +225,32 @@ def test_added_token_ids_outside_u32_are_refused(model, bad, tmp_path, hf_tokeni
     with pytest.raises(FormatError) as info:
         load_tokenizer_json(path)
     assert str(info.value).startswith(f"{path}: at added_tokens[1].id: ")
+
+
+@pytest.mark.parametrize("bad", [{}, None, "x", {"0": _added(0)}])
+def test_added_tokens_must_be_a_list(bad, tmp_path, hf_tokenizers):
+    data = dict(_wordlevel_json({"type": "WhitespaceSplit"}), added_tokens=bad)
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(Exception):  # noqa: B017 - HF raises a bare Exception
+        hf_tokenizers.Tokenizer.from_file(str(path))
+    with pytest.raises(FormatError) as info:
+        load_tokenizer_json(path)
+    assert str(info.value).startswith(f"{path}: at added_tokens: ") and "list" in str(info.value)
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "100", None, True, 2**64])
+def test_max_input_chars_per_word_must_be_a_count(bad, tmp_path, hf_tokenizers):
+    data = _model_json("WordPiece", 2)
+    data["model"]["max_input_chars_per_word"] = bad
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(Exception):  # noqa: B017 - HF raises a bare Exception
+        hf_tokenizers.Tokenizer.from_file(str(path))
+    with pytest.raises(FormatError) as info:
+        load_tokenizer_json(path)
+    assert str(info.value).startswith(f"{path}: at model.max_input_chars_per_word: ")
+    data["model"]["max_input_chars_per_word"] = 0  # HF takes 0: every word is unknown
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_tokenizer_json(path).encode("a").tokens == ["[UNK]"]
+    assert hf_tokenizers.Tokenizer.from_file(str(path)).encode("a").tokens == ["[UNK]"]

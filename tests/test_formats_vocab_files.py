@@ -126,3 +126,19 @@ def test_ids_outside_u32_are_refused(tmp_path):
         config.write_text(json.dumps({"added_tokens_decoder": {key: {"content": "<x>"}}}))
         with pytest.raises(FormatError, match=r"at added_tokens_decoder: .*0\.\.4294967295"):
             read_tokenizer_config(config)
+
+
+@pytest.mark.parametrize(
+    "text, unk, what",
+    [("", "[UNK]", "empty"), ("\n", "[UNK]", "[UNK]"), ("[PAD]\nhello\n", "[UNK]", "[UNK]")]
+    + [("[UNK]\nhello\n", "<unk>", "<unk>")],
+)
+def test_wordpiece_from_file_needs_tokens_and_its_unknown_token(text, unk, what, tmp_path):
+    """Refused when loaded, naming the file, not at the first encode of an unknown word."""
+    path = tmp_path / "vocab.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        WordPiece.from_file(str(path), unk_token=unk)
+    assert str(info.value).startswith(f"{path}: ") and what in str(info.value)
+    path.write_text(f"{unk}\nhello\n", encoding="utf-8")
+    assert WordPiece.from_file(str(path), unk_token=unk).token_to_id(unk) == 0

@@ -52,7 +52,7 @@ from .vocab_files import (
     read_special_tokens_map,
     read_tokenizer_config,
     read_vocab_json,
-    read_vocab_txt,
+    read_wordpiece_vocab,
     special_token_from_config,
 )
 
@@ -226,7 +226,8 @@ def _need(folder: Path, names: tuple[str, ...], cls: str) -> list[Path]:
 def _bert(folder: Path, config: dict[str, Any], specials: dict[str, AddedToken]) -> Tokenizer:
     (vocab_path,) = _need(folder, ("vocab.txt",), "BertTokenizer")
     unk = specials.get("unk_token")
-    model = WordPiece(read_vocab_txt(vocab_path), unk_token=unk.content if unk else "[UNK]")
+    unk_token = unk.content if unk else "[UNK]"
+    model = WordPiece(read_wordpiece_vocab(vocab_path, unk_token), unk_token=unk_token)
     tok = Tokenizer(
         model,
         normalizer=BertNormalizer(

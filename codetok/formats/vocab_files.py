@@ -32,6 +32,7 @@ from ..normalizers import RUST_WHITESPACE
 
 __all__ = [
     "read_vocab_txt",
+    "read_wordpiece_vocab",
     "write_vocab_txt",
     "read_vocab_json",
     "read_merges_txt",
@@ -85,6 +86,48 @@ def read_vocab_txt(path: str | os.PathLike[str]) -> dict[str, int]:
     """
     _, text = read_text_file(path, "vocab.txt")
     return {line.rstrip(_WS): i for i, line in enumerate(_lines(text))}
+
+
+def read_wordpiece_vocab(path: str | os.PathLike[str], unk_token: str) -> dict[str, int]:
+    """Read a ``vocab.txt`` for a WordPiece model whose unknown token is ``unk_token``.
+
+    WordPiece emits ``unk_token`` for every word it cannot split, so a file without that
+    token (or without any token) fails at the first such word; this refuses it when it
+    is loaded instead, naming the file.
+
+    Args:
+        path: the file.
+        unk_token: the model's unknown token.
+
+    Returns:
+        token -> id, as :func:`read_vocab_txt`.
+
+    Raises:
+        NotFoundError: the file does not exist.
+        FormatError: the file is not UTF-8, is empty, or has no line ``unk_token``.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "vocab.txt"
+    >>> _ = p.write_text("[PAD]\\nhello\\n")
+    >>> read_wordpiece_vocab(p, "[UNK]")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    codetok.errors.FormatError: .../vocab.txt: no line holds the unknown token '[UNK]', ...
+    """
+    vocab = read_vocab_txt(path)
+    if not vocab:
+        raise FormatError(
+            "the vocab.txt is empty; it needs one token per line, the unknown token among them",
+            path=os.fspath(path),
+        )
+    if unk_token not in vocab:
+        raise FormatError(
+            f"no line holds the unknown token {unk_token!r}, which WordPiece emits for words "
+            "it cannot split; add that line, or name a token the file holds as unk_token "
+            "(in tokenizer_config.json for a folder)",
+            path=os.fspath(path),
+        )
+    return vocab
 
 
 def write_vocab_txt(vocab: dict[str, int], path: str | os.PathLike[str]) -> None:
