@@ -486,7 +486,8 @@ def tokenizer_from_tiktoken(
     if pattern is None:
         raise ConfigurationError(
             f"no split pattern for {where}: pass encoding= (one of {', '.join(ENCODINGS)}) "
-            "or pat_str="
+            "or pat_str= to tokenizer_from_tiktoken, or name the file after its encoding "
+            "(cl100k_base.tiktoken) for codetok.load"
         )
     specials = special_tokens if special_tokens is not None else preset.get("special_tokens", {})
     return tokenizer_from_ranks(ranks, pattern, specials)
