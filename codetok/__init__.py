@@ -8,6 +8,7 @@ from .added_tokens import AddedToken as AddedToken
 from .encoding import BatchEncoding as BatchEncoding
 from .encoding import Encoding as Encoding
 from .errors import CodetokError as CodetokError
+from .formats.detect import load as load
 from .formats.hub import from_pretrained as from_pretrained
 from .tokenizer import Tokenizer as Tokenizer
 
@@ -36,6 +37,7 @@ __all__ = [
     "Encoding",
     "Tokenizer",
     "from_pretrained",
+    "load",
     "train_bpe",
     "train_unigram",
     "train_wordpiece",

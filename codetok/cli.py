@@ -33,6 +33,7 @@ EPILOG_ENCODE = """examples:
   codetok encode Program.cs --format html -o Program.html
   codetok encode app.py --tokenizer my_code_tokenizer.json   # from `codetok train`
   codetok encode notes.txt --tokenizer path/to/tokenizer.json --format tokens   # text
+  codetok encode app.py --tokenizer cl100k_base.tiktoken   # any format codetok.load reads
 """
 
 EPILOG_TRAIN = """examples:
@@ -124,31 +125,32 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 
 def _load_tokenizer(spec: str):
-    from .tokenizer import Tokenizer
+    """A text tokenizer from any file or folder codetok reads (format told by content)."""
+    from .formats.detect import load
+
+    return load(spec)
+
+
+def load_any_tokenizer(spec: str):
+    """A CodeTokenizer for a code tokenizer file, else a text Tokenizer (:func:`codetok.load`).
+
+    Used by every sub-command that takes ``--tokenizer`` (and ``codetok pairs``).
+    """
+    from .formats.detect import detect_format
 
     p = Path(spec)
-    if p.is_dir():
-        try:
-            from .formats.hub import from_pretrained
-        except ImportError:
-            p = p / "tokenizer.json"
-        else:
-            return from_pretrained(str(p), local_files_only=True)
-    return Tokenizer.from_file(p)
+    if p.is_file() and detect_format(p) == "tokenizer.json":
+        from ._files import parse_json, read_text_file
+        from .formats.json_numbers import hf_float
+        from .tokenizer import Tokenizer
 
-
-def _load_any_tokenizer(spec: str):
-    """A CodeTokenizer for a code tokenizer file, else a text Tokenizer."""
-    p = Path(spec)
-    if p.is_file():
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = None
+        path, text = read_text_file(p, "tokenizer.json")
+        data = parse_json(text, path=path, parse_float=hf_float)  # read once, for either
         if isinstance(data, dict) and "codetok_code" in data:
             from .code import CodeTokenizer
 
-            return CodeTokenizer.from_dict(data, path=str(p))
+            return CodeTokenizer.from_dict(data, path=path)
+        return Tokenizer.from_dict(data, path=path)
     return _load_tokenizer(spec)
 
 
@@ -162,7 +164,7 @@ def _write(args: argparse.Namespace, text: str) -> None:
 def cmd_encode(args: argparse.Namespace) -> int:
     from .code import CodeTokenizer
 
-    tok = CodeTokenizer.default() if args.tokenizer is None else _load_any_tokenizer(args.tokenizer)
+    tok = CodeTokenizer.default() if args.tokenizer is None else load_any_tokenizer(args.tokenizer)
     data = _read_source(args.file)
     if not isinstance(tok, CodeTokenizer):
         return _encode_text(args, tok, data)
@@ -277,8 +279,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--tokenizer",
         "-t",
-        help="a code tokenizer file from `codetok train`, or a text tokenizer.json / model "
-        "folder (default: the code tokenizer shipped with codetok)",
+        help="a code tokenizer file from `codetok train`, or a text tokenizer: any file or "
+        "folder codetok.load reads (tokenizer.json, .tiktoken, SentencePiece .model, vocab.txt, "
+        "vocab.json + merges.txt, a model folder, a binary file); default: the code tokenizer "
+        "shipped with codetok",
     )
     p.add_argument("--format", choices=("ids", "tokens", "json", "html"), default="ids")
     p.add_argument("--output", "-o", help="write here instead of stdout")

@@ -965,13 +965,21 @@ class Tokenizer:
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Tokenizer:
-        """Load a ``tokenizer.json`` or a codetok binary file (told apart by content).
+        """Load any tokenizer file or folder codetok reads, told apart by content.
+
+        The same as :func:`codetok.load` (see :mod:`codetok.formats.detect`): an HF
+        ``tokenizer.json``, codetok's binary format (both built as ``cls``), a
+        ``.tiktoken`` file, a SentencePiece ``.model``, a ``vocab.txt``, a ``vocab.json``
+        or ``merges.txt`` with its partner next to it, or a pretrained folder.
 
         Raises:
-            NotFoundError: the file does not exist.
-            FormatError: the file is not a valid tokenizer file.
+            NotFoundError: nothing at ``path`` (or a file's partner is missing).
+            FormatError: no format matches (the message lists those tried), or the file
+                is malformed (the message names the file and place).
         """
-        return tokenizer_json.from_file(cls, path)
+        from .formats.detect import load_as
+
+        return load_as(cls, path)
 
     # ------------------------------------------------------------------ training
     def train(self, files: Any, trainer: Any, /, *, num_workers: int = 1) -> Tokenizer:

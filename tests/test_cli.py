@@ -143,3 +143,19 @@ def test_train_then_encode_with_the_result(tmp_path, capsys):
     assert "lex+count" in err and out.exists()
     assert main(["encode", str(src / "B.java"), "--tokenizer", str(out), "--format", "tokens"]) == 0
     assert capsys.readouterr().out.split()[0] == "<java:class>"
+
+
+def test_encode_with_a_tiktoken_file(cl100k, cl100k_file, source_file, capsys):
+    """--tokenizer takes any format codetok.load reads, told from the content."""
+    assert main(["encode", str(source_file), "--tokenizer", str(cl100k_file)]) == 0
+    ids = [int(x) for x in capsys.readouterr().out.split()]
+    assert ids == cl100k.encode(SOURCE).ids
+
+
+def test_tokenizer_errors_name_the_file(tmp_path, source_file, capsys):
+    for name, content in [("deep.json", "[" * 100_000), ("notes.dat", "plain words here")]:
+        path = tmp_path / name
+        path.write_text(content, encoding="utf-8")
+        assert main(["encode", str(source_file), "--tokenizer", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("codetok: error:") and str(path) in err, err

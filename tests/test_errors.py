@@ -63,7 +63,7 @@ def test_truncation_that_cannot_be_met():
 def test_missing_directory_and_binary_files(tmp_path):
     with pytest.raises(NotFoundError, match="no such file"):
         Tokenizer.from_file(tmp_path / "nope.json")
-    with pytest.raises(NotFoundError, match="directory"):
+    with pytest.raises(NotFoundError, match="no tokenizer files"):  # a folder loads as one
         Tokenizer.from_file(tmp_path)
     bad = tmp_path / "bin.json"
     bad.write_bytes(b'{"model": "\xff\xfe"}')
@@ -106,3 +106,31 @@ def test_model_without_unknown_token_says_so():
     tok = Tokenizer(WordLevel({"a": 0}, None))
     with pytest.raises(CodetokError, match="unk"):
         tok.encode("zzz")
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"a":' * 100_000, "[" * 3000 + "]" * 3000])
+def test_deeply_nested_json_names_the_file(text, tmp_path):
+    """Python's parser gives up on deep nesting with a RecursionError; codetok says which
+    file (HF tokenizers itself reads at most 128 levels)."""
+    from codetok.code import CodeTokenizer
+    from codetok.formats.vocab_files import read_vocab_json
+
+    path = tmp_path / "tokenizer.json"
+    path.write_text(text, encoding="utf-8")
+    for load in (Tokenizer.from_file, read_vocab_json, CodeTokenizer.load):
+        with pytest.raises(FormatError) as info:
+            load(path)
+        assert str(info.value).startswith(f"{path}: ") and "nested" in str(info.value)
+
+
+def test_invalid_json_says_its_line_once(tmp_path):
+    from codetok.formats.vocab_files import read_vocab_json
+
+    path = tmp_path / "tokenizer.json"
+    path.write_text('{"model": {"vocab": {"a": 1,, "b": 2}}}', encoding="utf-8")
+    for load in (Tokenizer.from_file, read_vocab_json):
+        with pytest.raises(FormatError) as info:
+            load(path)
+        msg = str(info.value)
+        assert msg.startswith(f"{path}: at line 1, column 29: invalid JSON: "), msg
+        assert msg.count("line") == 1 and msg.count("column") == 1, msg

@@ -156,3 +156,101 @@ def test_general_pre_tokenizers_match_hf(pre_tokenizer, hf_tokenizers, tmp_path)
     hf = hf_tokenizers.Tokenizer.from_file(str(path))
     for text in TEXTS + ["a-b--c 12-345", "x.,;!? (y) ¿z¡ «w»"]:
         assert ct.pre_tokenizer.pre_tokenize_str(text) == hf.pre_tokenizer.pre_tokenize_str(text)
+
+
+def _model_json(kind, token_id):
+    """A tokenizer.json whose model gives the token 'abc' the id ``token_id``."""
+    vocab = {"[UNK]": 0, "a": 1, "abc": token_id}
+    if kind == "BPE":
+        model = {"type": "BPE", "vocab": vocab, "merges": [], "unk_token": "[UNK]"}
+    elif kind == "WordPiece":
+        model = {
+            "type": "WordPiece",
+            "vocab": vocab,
+            "unk_token": "[UNK]",
+            "continuing_subword_prefix": "##",
+            "max_input_chars_per_word": 100,
+        }
+    else:
+        model = {"type": "WordLevel", "vocab": vocab, "unk_token": "[UNK]"}
+    return dict(_wordlevel_json({"type": "WhitespaceSplit"}), model=model)
+
+
+def _added(token_id):
+    return {
+        "id": token_id,
+        "content": "<x>",
+        "single_word": False,
+        "lstrip": False,
+        "rstrip": False,
+        "normalized": False,
+        "special": True,
+    }
+
+
+@pytest.mark.parametrize("kind", ["BPE", "WordPiece", "WordLevel"])
+@pytest.mark.parametrize("bad", [-1, 2**32, 10**20, 1.5, True, "3"])
+def test_vocab_ids_outside_u32_are_refused(kind, bad, tmp_path, hf_tokenizers):
+    """HF holds ids as u32 and refuses the file; codetok names the file and the token."""
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(_model_json(kind, bad)), encoding="utf-8")
+    with pytest.raises(Exception):  # noqa: B017 - HF raises a bare Exception
+        hf_tokenizers.Tokenizer.from_file(str(path))
+    with pytest.raises(FormatError) as info:
+        load_tokenizer_json(path)
+    assert str(info.value).startswith(f"{path}: at model.vocab['abc']: ")
+    assert "0..4294967295" in str(info.value)
+
+
+@pytest.mark.parametrize("kind", ["BPE", "WordPiece", "WordLevel"])
+def test_the_largest_u32_id_loads(kind, tmp_path, hf_tokenizers):
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(_model_json(kind, 2**32 - 1)), encoding="utf-8")
+    assert hf_tokenizers.Tokenizer.from_file(str(path)).token_to_id("abc") == 2**32 - 1
+    assert load_tokenizer_json(path).token_to_id("abc") == 2**32 - 1
+
+
+@pytest.mark.parametrize("model", ["WordLevel", "Unigram"])
+@pytest.mark.parametrize("bad", [-1, 2**32, 2.0, None])
+def test_added_token_ids_outside_u32_are_refused(model, bad, tmp_path, hf_tokenizers):
+    data = _wordlevel_json({"type": "WhitespaceSplit"})
+    if model == "Unigram":
+        data["model"] = {"type": "Unigram", "unk_id": 0, "vocab": [["[UNK]", 0.0], ["a", -1.0]]}
+    data["added_tokens"] = [_added(1), _added(bad)]
+    data["added_tokens"][0]["content"] = "<y>"
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(Exception):  # noqa: B017 - HF raises a bare Exception
+        hf_tokenizers.Tokenizer.from_file(str(path))
+    with pytest.raises(FormatError) as info:
+        load_tokenizer_json(path)
+    assert str(info.value).startswith(f"{path}: at added_tokens[1].id: ")
+
+
+@pytest.mark.parametrize("bad", [{}, None, "x", {"0": _added(0)}])
+def test_added_tokens_must_be_a_list(bad, tmp_path, hf_tokenizers):
+    data = dict(_wordlevel_json({"type": "WhitespaceSplit"}), added_tokens=bad)
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(Exception):  # noqa: B017 - HF raises a bare Exception
+        hf_tokenizers.Tokenizer.from_file(str(path))
+    with pytest.raises(FormatError) as info:
+        load_tokenizer_json(path)
+    assert str(info.value).startswith(f"{path}: at added_tokens: ") and "list" in str(info.value)
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "100", None, True, 2**64])
+def test_max_input_chars_per_word_must_be_a_count(bad, tmp_path, hf_tokenizers):
+    data = _model_json("WordPiece", 2)
+    data["model"]["max_input_chars_per_word"] = bad
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(Exception):  # noqa: B017 - HF raises a bare Exception
+        hf_tokenizers.Tokenizer.from_file(str(path))
+    with pytest.raises(FormatError) as info:
+        load_tokenizer_json(path)
+    assert str(info.value).startswith(f"{path}: at model.max_input_chars_per_word: ")
+    data["model"]["max_input_chars_per_word"] = 0  # HF takes 0: every word is unknown
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load_tokenizer_json(path).encode("a").tokens == ["[UNK]"]
+    assert hf_tokenizers.Tokenizer.from_file(str(path)).encode("a").tokens == ["[UNK]"]

@@ -237,3 +237,14 @@ def test_save_pretrained_checks_special_tokens(bert_tok, tmp_path):
             save_pretrained(bert_tok, tmp_path)
     finally:
         bert_tok.special_tokens_map["pad_token"] = "[PAD]"
+
+
+@pytest.mark.parametrize("text", ["", "[PAD]\n[CLS]\n[SEP]\nhello\n"])
+def test_bert_folder_needs_a_vocab_txt_with_its_unknown_token(text, tmp_path):
+    (tmp_path / "vocab.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "tokenizer_config.json").write_text('{"tokenizer_class": "BertTokenizer"}')
+    for load in (load_pretrained_dir, from_pretrained, tokenizer_from_files):
+        with pytest.raises(FormatError) as info:
+            load(tmp_path)
+        assert str(info.value).startswith(f"{tmp_path / 'vocab.txt'}: ")
+        assert ("empty" if not text else "'[UNK]'") in str(info.value)

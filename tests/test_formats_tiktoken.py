@@ -4,6 +4,8 @@ in HF's converter order, tiktoken's merge rule, and the special-token policy aga
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from codetok.errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
@@ -114,3 +116,49 @@ def test_configuration_errors(tmp_path):
         tokenizer_from_tiktoken(path, encoding="p100k")
     tok = tokenizer_from_tiktoken(path, pat_str=r"\S+|\s+", special_tokens={"<e>": 256})
     assert tok.encode("ab<e>").ids == [97, 98, 256]
+
+
+def _byte_lines():
+    return [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+
+
+@pytest.mark.parametrize("rank", [10**20, 2**32, -1])
+def test_ranks_outside_u32_are_refused(rank, tmp_path):
+    """tiktoken holds ranks as u32; codetok refuses the file naming it and the line."""
+    path = tmp_path / "big.tiktoken"
+    path.write_text("\n".join([*_byte_lines(), f"YWI= {rank}"]) + "\n", encoding="ascii")
+    with pytest.raises(FormatError) as info:
+        tokenizer_from_tiktoken(path, pat_str=r"\S+|\s+")
+    assert str(info.value).startswith(f"{path}: at line 257: ")
+    assert "0..4294967295" in str(info.value)
+
+
+def test_the_largest_u32_rank_loads(tmp_path):
+    path = tmp_path / "sparse.tiktoken"
+    path.write_text("\n".join([*_byte_lines(), f"YWI= {2**32 - 1}"]) + "\n", encoding="ascii")
+    tok = tokenizer_from_tiktoken(path, pat_str=r"\S+|\s+")
+    assert tok.encode("ab c").ids == [2**32 - 1, 32, 99]
+
+
+@pytest.mark.parametrize("sep", ["\n", "\r\n", "\n\n"])
+def test_a_repeated_rank_names_the_file_and_line(sep, tmp_path):
+    path = tmp_path / "dup.tiktoken"
+    path.write_text(sep.join([*_byte_lines(), "YWI= 256", "YmM= 256"]) + sep, encoding="ascii")
+    first, line = (257, 258) if sep != "\n\n" else (2 * 257 - 1, 2 * 258 - 1)
+    for load in (read_tiktoken_file, lambda p: tokenizer_from_tiktoken(p, pat_str=r"\S+")):
+        with pytest.raises(FormatError) as info:
+            load(path)
+        assert str(info.value).startswith(f"{path}: at line {line}: ")
+        assert "rank 256" in str(info.value) and f"line {first}" in str(info.value)
+
+
+@pytest.mark.parametrize("sep", ["\n", "\r\n", "\n\n"])
+def test_a_repeated_token_names_the_file_and_line(sep, tmp_path):
+    path = tmp_path / "dup.tiktoken"
+    path.write_text(sep.join([*_byte_lines(), "YWI= 256", "YWI= 257"]) + sep, encoding="ascii")
+    first, line = (257, 258) if sep != "\n\n" else (2 * 257 - 1, 2 * 258 - 1)
+    for load in (read_tiktoken_file, lambda p: tokenizer_from_tiktoken(p, pat_str=r"\S+")):
+        with pytest.raises(FormatError) as info:
+            load(path)
+        assert str(info.value).startswith(f"{path}: at line {line}: ")
+        assert "'YWI='" in str(info.value) and f"line {first}" in str(info.value)

@@ -108,3 +108,37 @@ def test_special_token_from_config():
     assert special_token_from_config(None) is None
     with pytest.raises(FormatError, match="mask_token"):
         special_token_from_config(3, where="mask_token")
+
+
+def test_ids_outside_u32_are_refused(tmp_path):
+    """vocab.json ids and added_tokens_decoder keys hold u32 ids, as HF reads them."""
+    path = tmp_path / "vocab.json"
+    path.write_text(json.dumps({"a": 0, "abc": 2**32}), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_vocab_json(path)
+    assert str(info.value).startswith(f"{path}: at ['abc']: ") and "0..4294967295" in str(
+        info.value
+    )
+    path.write_text(json.dumps({"a": 0, "abc": 2**32 - 1}), encoding="utf-8")
+    assert read_vocab_json(path)["abc"] == 2**32 - 1
+    config = tmp_path / "tokenizer_config.json"
+    for key in ("-1", str(2**32), "1e3"):
+        config.write_text(json.dumps({"added_tokens_decoder": {key: {"content": "<x>"}}}))
+        with pytest.raises(FormatError, match=r"at added_tokens_decoder: .*0\.\.4294967295"):
+            read_tokenizer_config(config)
+
+
+@pytest.mark.parametrize(
+    "text, unk, what",
+    [("", "[UNK]", "empty"), ("\n", "[UNK]", "[UNK]"), ("[PAD]\nhello\n", "[UNK]", "[UNK]")]
+    + [("[UNK]\nhello\n", "<unk>", "<unk>")],
+)
+def test_wordpiece_from_file_needs_tokens_and_its_unknown_token(text, unk, what, tmp_path):
+    """Refused when loaded, naming the file, not at the first encode of an unknown word."""
+    path = tmp_path / "vocab.txt"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        WordPiece.from_file(str(path), unk_token=unk)
+    assert str(info.value).startswith(f"{path}: ") and what in str(info.value)
+    path.write_text(f"{unk}\nhello\n", encoding="utf-8")
+    assert WordPiece.from_file(str(path), unk_token=unk).token_to_id(unk) == 0

@@ -429,7 +429,7 @@ def test_from_dict_accepts_legacy_string_merges() -> None:
         ([], "model"),
         ({"type": "WordPiece", "vocab": {}, "merges": []}, "model.type"),
         ({"merges": []}, "model.vocab"),
-        ({"vocab": {"a": "zero"}, "merges": []}, "model.vocab"),
+        ({"vocab": {"a": "zero"}, "merges": []}, "model.vocab['a']"),
         ({"vocab": {"a": 0}}, "model.merges"),
         ({"vocab": {"a": 0}, "merges": [["a"]]}, "model.merges"),
         ({"vocab": {"a": 0}, "merges": [["a", "b"]]}, "model.merges"),

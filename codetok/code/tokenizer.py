@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .. import _plan
+from .._files import parse_json
 from ..added_tokens import AddedToken
 from ..errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
 from ..tokenizer import Tokenizer, _from_pickle
@@ -635,11 +636,7 @@ class CodeTokenizer:
         Raises:
             FormatError: invalid JSON or not a code tokenizer.
         """
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise FormatError(f"invalid JSON: {e}", path=path) from e
-        return cls.from_dict(data, path=path)
+        return cls.from_dict(parse_json(text, path=path), path=path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], /) -> CodeTokenizer:

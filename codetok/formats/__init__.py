@@ -3,6 +3,8 @@
 One module per format, each importable on its own (nothing is imported here, so
 ``import codetok`` stays light and optional dependencies stay optional):
 
+- :mod:`codetok.formats.detect`: ``codetok.load`` and ``Tokenizer.from_file``: any file
+  or folder below, its format told from the content.
 - :mod:`codetok.formats.hf_json`: HF ``tokenizer.json`` (load / save).
 - :mod:`codetok.formats.vocab_files`: slow-tokenizer files: ``vocab.txt`` (BERT),
   ``vocab.json`` + ``merges.txt`` (GPT-2, RoBERTa, CodeBERT), ``tokenizer_config.json``

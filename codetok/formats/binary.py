@@ -174,8 +174,8 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
         raise FormatError("the file ends inside its header; it is truncated", path=p)
     try:
         data = json.loads(bytes(mm[starts[0] : starts[0] + h]).decode("utf-8", "surrogatepass"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise FormatError(f"the header is not JSON: {e}", path=p) from e
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        raise FormatError(f"the header is not JSON codetok reads: {e}", path=p) from e
     if not isinstance(data, dict):
         raise FormatError("the header is not a JSON object", path=p)
     tables_info = (data.pop("binary", None) or {}).get("tables")

@@ -140,8 +140,9 @@ def from_pretrained(
     """Load a pretrained tokenizer from a folder, the HF cache, or the Hub.
 
     Args:
-        name_or_path: a local folder, a ``tokenizer.json`` / ``.tiktoken`` file, or a Hub
-            repository id (``"microsoft/codebert-base"``).
+        name_or_path: a local folder, a local tokenizer file of any format
+            :func:`codetok.load` reads, or a Hub repository id
+            (``"microsoft/codebert-base"``).
         revision: branch, tag or commit of a Hub repository (default ``"main"``).
         cache_dir: the HF cache folder (default: as ``huggingface_hub`` resolves it).
         local_files_only: never use the network.
@@ -163,14 +164,10 @@ def from_pretrained(
     if not isinstance(raw, str) or not raw:
         raise ConfigurationError(f"name_or_path must be a non-empty str, got {name_or_path!r}")
     local = Path(raw).expanduser()
-    if local.is_dir():
-        return load_pretrained_dir(local)
-    if local.is_file():
-        if local.suffix == ".tiktoken":
-            from .tiktoken_file import tokenizer_from_tiktoken
+    if local.is_dir() or local.is_file():
+        from .detect import load  # every local file or folder: told apart by content
 
-            return tokenizer_from_tiktoken(local)
-        return Tokenizer.from_file(local)
+        return load(local)
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     snap = cached_snapshot(raw, revision=revision, cache_dir=cache)
     if snap is not None and _has_tokenizer_files(snap):

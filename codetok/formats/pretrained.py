@@ -6,7 +6,9 @@ with a local folder, without ``transformers``:
 1. read ``tokenizer_config.json`` (settings and ``tokenizer_class``), then
    ``special_tokens_map.json`` (only when the config has no ``added_tokens_decoder``, as
    ``transformers`` 5 does) and, as a fallback for the class, ``config.json``'s
-   ``model_type``;
+   ``model_type``; a folder without either and without ``tokenizer.json`` is a
+   ``GPT2Tokenizer`` when it holds ``vocab.json`` and ``merges.txt``, a ``BertTokenizer``
+   when it holds ``vocab.txt`` (``transformers`` would refuse it);
 2. build the pipeline: from ``tokenizer.json`` when present (exactly as saved), otherwise
    from the slow files of the class: ``vocab.txt`` (BertTokenizer), ``vocab.json`` +
    ``merges.txt`` (RobertaTokenizer, GPT2Tokenizer), a SentencePiece ``.model``
@@ -18,6 +20,9 @@ with a local folder, without ``transformers``:
    special tokens not in the vocabulary yet, in ``transformers``' order) and apply the
    ``transformers`` settings: ``model_max_length``, ``padding_side``, ``truncation_side``,
    ``model_input_names``, ``clean_up_tokenization_spaces`` and the special tokens map.
+
+:func:`tokenizer_from_vocab_files` builds the same from slow files given alone (a
+``vocab.txt``, or a ``vocab.json`` and its ``merges.txt``) with the class defaults.
 
 :func:`save_pretrained` writes ``tokenizer.json``, ``tokenizer_config.json`` and
 ``special_tokens_map.json`` so that ``transformers.AutoTokenizer`` (class
@@ -52,7 +57,7 @@ from .vocab_files import (
     read_special_tokens_map,
     read_tokenizer_config,
     read_vocab_json,
-    read_vocab_txt,
+    read_wordpiece_vocab,
     special_token_from_config,
 )
 
@@ -61,6 +66,7 @@ __all__ = [
     "SUPPORTED_CLASSES",
     "load_pretrained_dir",
     "tokenizer_from_files",
+    "tokenizer_from_vocab_files",
     "apply_tokenizer_config",
     "save_pretrained",
 ]
@@ -153,7 +159,9 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
-def _family(config: dict[str, Any], model_config: dict[str, Any], folder: Path) -> str:
+def _family(
+    config: dict[str, Any], model_config: dict[str, Any], folder: Path, has_json: bool
+) -> str:
     cls = config.get("tokenizer_class")
     if isinstance(cls, str) and cls:
         base = cls[:-4] if cls.endswith("Fast") and cls != "PreTrainedTokenizerFast" else cls
@@ -169,6 +177,11 @@ def _family(config: dict[str, Any], model_config: dict[str, Any], folder: Path) 
     model_type = model_config.get("model_type")
     if isinstance(model_type, str) and model_type in _MODEL_TYPES:
         return _MODEL_TYPES[model_type]
+    if not has_json:  # no config names the class: the slow files in the folder do
+        if (folder / "vocab.json").is_file() and (folder / "merges.txt").is_file():
+            return "gpt2"
+        if (folder / "vocab.txt").is_file():
+            return "bert"
     return "json"
 
 
@@ -213,20 +226,30 @@ def _find(folder: Path, names: tuple[str, ...]) -> Path | None:
     return None
 
 
-def _need(folder: Path, names: tuple[str, ...], cls: str) -> list[Path]:
-    missing = [n for n in names if not (folder / n).is_file()]
+def _need(
+    folder: Path, names: tuple[str, ...], cls: str, files: dict[str, Path] | None
+) -> list[Path]:
+    """The paths of ``names``: given in ``files`` (files loaded alone), else in ``folder``."""
+    paths = [files[n] if files and n in files else folder / n for n in names]
+    missing = [n for n, p in zip(names, paths) if not p.is_file()]
     if missing:
         raise NotFoundError(
             f"{folder}: a {cls} without tokenizer.json needs {', '.join(names)}; missing: "
             f"{', '.join(missing)}"
         )
-    return [folder / n for n in names]
+    return paths
 
 
-def _bert(folder: Path, config: dict[str, Any], specials: dict[str, AddedToken]) -> Tokenizer:
-    (vocab_path,) = _need(folder, ("vocab.txt",), "BertTokenizer")
+def _bert(
+    folder: Path,
+    config: dict[str, Any],
+    specials: dict[str, AddedToken],
+    files: dict[str, Path] | None,
+) -> Tokenizer:
+    (vocab_path,) = _need(folder, ("vocab.txt",), "BertTokenizer", files)
     unk = specials.get("unk_token")
-    model = WordPiece(read_vocab_txt(vocab_path), unk_token=unk.content if unk else "[UNK]")
+    unk_token = unk.content if unk else "[UNK]"
+    model = WordPiece(read_wordpiece_vocab(vocab_path, unk_token), unk_token=unk_token)
     tok = Tokenizer(
         model,
         normalizer=BertNormalizer(
@@ -241,10 +264,10 @@ def _bert(folder: Path, config: dict[str, Any], specials: dict[str, AddedToken])
     return tok
 
 
-def _bpe_files(folder: Path, cls: str) -> Any:
+def _bpe_files(folder: Path, cls: str, files: dict[str, Path] | None) -> Any:
     from ..models.bpe import BPE
 
-    vocab_path, merges_path = _need(folder, ("vocab.json", "merges.txt"), cls)
+    vocab_path, merges_path = _need(folder, ("vocab.json", "merges.txt"), cls, files)
     vocab = read_vocab_json(vocab_path)
     merges = read_merges_txt(merges_path)
     try:
@@ -253,10 +276,12 @@ def _bpe_files(folder: Path, cls: str) -> Any:
         raise FormatError(str(e), path=str(merges_path)) from e
 
 
-def _byte_level(folder: Path, config: dict[str, Any], cls: str) -> Tokenizer:
+def _byte_level(
+    folder: Path, config: dict[str, Any], cls: str, files: dict[str, Path] | None
+) -> Tokenizer:
     prefix = bool(config.get("add_prefix_space", False))
     return Tokenizer(
-        _bpe_files(folder, cls),
+        _bpe_files(folder, cls, files),
         pre_tokenizer=ByteLevel(add_prefix_space=prefix),
         decoder=ByteLevelDecoder(),
     )
@@ -422,28 +447,71 @@ def load_pretrained_dir(folder: str | os.PathLike[str]) -> Tokenizer:
     return _load(Path(folder), use_json=True)
 
 
-def _load(folder: Path, *, use_json: bool) -> Tokenizer:
-    if not folder.is_dir():
-        raise NotFoundError(f"{folder}: not a folder (looked for tokenizer files there)")
-    cfg_path = folder / "tokenizer_config.json"
-    config = read_tokenizer_config(cfg_path) if cfg_path.is_file() else {}
-    model_cfg_path = folder / "config.json"
-    model_config = (
-        read_json_object(model_cfg_path, "config.json") if model_cfg_path.is_file() else {}
-    )
+def tokenizer_from_vocab_files(
+    vocab: str | os.PathLike[str], merges: str | os.PathLike[str] | None = None
+) -> Tokenizer:
+    """A tokenizer from slow-tokenizer files given alone, with ``transformers``' class defaults.
+
+    ``vocab.txt`` alone builds what ``BertTokenizer(vocab_file)`` would (lowercasing BERT,
+    ``[CLS] $A [SEP]``); ``vocab.json`` + ``merges.txt`` build ``GPT2Tokenizer(vocab_file,
+    merges_file)`` (byte-level BPE, ``<|endoftext|>`` as its special tokens). Config files
+    next to them are not read: a folder loads with :func:`load_pretrained_dir`.
+
+    Args:
+        vocab: the ``vocab.txt``, or the ``vocab.json`` (``encoder.json``).
+        merges: the ``merges.txt`` (``vocab.bpe``) of a ``vocab.json``.
+
+    Returns:
+        The tokenizer.
+
+    Raises:
+        NotFoundError: a file is missing.
+        FormatError: a file is malformed (names the file and place), or the ``vocab.txt``
+            is empty or lacks ``[UNK]``.
+
+    >>> tok = tokenizer_from_vocab_files("vocab.json", "merges.txt")  # doctest: +SKIP
+    """
+    v = Path(vocab)
+    if merges is None:
+        return _load(v.parent, use_json=False, files={"vocab.txt": v}, family="bert")
+    files = {"vocab.json": v, "merges.txt": Path(merges)}
+    return _load(v.parent, use_json=False, files=files, family="gpt2")
+
+
+def _load(
+    folder: Path,
+    *,
+    use_json: bool,
+    files: dict[str, Path] | None = None,
+    family: str | None = None,
+) -> Tokenizer:
+    """Load ``folder``; or, with ``files`` (name -> path) and ``family``, those files alone
+    (no configs read, the family's class defaults)."""
+    config: dict[str, Any] = {}
+    model_config: dict[str, Any] = {}
     stmap = None
-    st_path = folder / "special_tokens_map.json"
-    if "added_tokens_decoder" not in config and st_path.is_file():
-        stmap = read_special_tokens_map(st_path)
+    cfg_path = folder / "tokenizer_config.json"
+    if files is None:
+        if not folder.is_dir():
+            raise NotFoundError(f"{folder}: not a folder (looked for tokenizer files there)")
+        if cfg_path.is_file():
+            config = read_tokenizer_config(cfg_path)
+        model_cfg_path = folder / "config.json"
+        if model_cfg_path.is_file():
+            model_config = read_json_object(model_cfg_path, "config.json")
+        st_path = folder / "special_tokens_map.json"
+        if "added_tokens_decoder" not in config and st_path.is_file():
+            stmap = read_special_tokens_map(st_path)
     json_path = folder / "tokenizer.json"
-    has_json = use_json and json_path.is_file()
-    family = _family(config, model_config, folder)
+    has_json = use_json and files is None and json_path.is_file()
+    if family is None:
+        family = _family(config, model_config, folder, has_json)
     specials = _special_tokens(family, config, stmap, str(cfg_path))
     extras = _extra_specials(config, stmap)
     builders: dict[str, Callable[[], Tokenizer]] = {
-        "bert": lambda: _bert(folder, config, specials),
-        "roberta": lambda: _byte_level(folder, config, "RobertaTokenizer"),
-        "gpt2": lambda: _byte_level(folder, config, "GPT2Tokenizer"),
+        "bert": lambda: _bert(folder, config, specials, files),
+        "roberta": lambda: _byte_level(folder, config, "RobertaTokenizer", files),
+        "gpt2": lambda: _byte_level(folder, config, "GPT2Tokenizer", files),
         "t5": lambda: _sentencepiece(folder, "T5Tokenizer", config),
         "llama": lambda: _sentencepiece(folder, "LlamaTokenizer", config),
     }
@@ -455,11 +523,12 @@ def _load(folder: Path, *, use_json: bool) -> Tokenizer:
             f"{folder}: no tokenizer files codetok can use; looked for "
             f"{', '.join(TOKENIZER_FILES)} (found: {', '.join(looked) or 'none'}). Without a "
             "tokenizer.json, tokenizer_config.json must name a tokenizer_class "
-            f"({', '.join(SUPPORTED_CLASSES)})"
+            f"({', '.join(SUPPORTED_CLASSES)}), or the folder must hold vocab.txt (BERT) or "
+            "vocab.json and merges.txt (GPT-2)"
         )
     else:
         tok = builders[family]()
-    if not has_json:
+    if not has_json and files is None:
         added_path = folder / "added_tokens.json"
         if "added_tokens_decoder" not in config and added_path.is_file():
             legacy = read_json_object(added_path, "added_tokens.json")

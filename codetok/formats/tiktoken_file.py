@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._bytes import bytes_to_unicode
+from .._ids import ID_RANGE, is_id
 from ..added_tokens import AddedToken
 from ..decoders import ByteLevel as ByteLevelDecoder
 from ..errors import ConfigurationError, FormatError, NotFoundError
@@ -171,7 +172,8 @@ def read_tiktoken_file(path: str | os.PathLike[str]) -> dict[bytes, int]:
 
     Raises:
         NotFoundError: the file does not exist.
-        FormatError: a line is not base64 and an integer (names the line).
+        FormatError: a line is not base64 and an integer, its rank is outside
+            ``0..2**32-1``, or its token or rank repeats an earlier line (names the lines).
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "tiny.tiktoken"
@@ -189,9 +191,13 @@ def read_tiktoken_file(path: str | os.PathLike[str]) -> dict[bytes, int]:
         raise NotFoundError(f"{p}: is a directory; pass the path of a .tiktoken file") from e
     if _backend.available():
         fast = _backend.core().read_ranks(raw)
-        if isinstance(fast, dict):
+        if isinstance(fast, dict) and _one_rank_per_line(raw, fast):
             return fast
+    # The line-by-line reader: every file the native one does not take whole, and the
+    # ones where a token or a rank repeats (it names both lines).
     ranks: dict[bytes, int] = {}
+    line_of_token: dict[bytes, int] = {}
+    line_of_rank: dict[int, int] = {}
     for lineno, line in enumerate(raw.splitlines(), 1):
         if not line.strip():
             continue
@@ -206,10 +212,44 @@ def read_tiktoken_file(path: str | os.PathLike[str]) -> dict[bytes, int]:
             raise FormatError(
                 f"expected '<base64 token> <rank>', got {shown!r}", path=p, where=f"line {lineno}"
             ) from e
-        if rank < 0:
-            raise FormatError(f"rank {rank} is negative", path=p, where=f"line {lineno}")
+        if not is_id(rank):
+            raise FormatError(
+                f"rank {rank} is not a token id; ranks are non-negative integers ({ID_RANGE})",
+                path=p,
+                where=f"line {lineno}",
+            )
+        if token in ranks:
+            raise FormatError(
+                f"token {parts[0].decode()!r} ({token!r}) repeats line {line_of_token[token]}; "
+                "each token has one rank, so keep one of the two lines",
+                path=p,
+                where=f"line {lineno}",
+            )
+        if rank in line_of_rank:
+            raise FormatError(
+                f"rank {rank} repeats line {line_of_rank[rank]}; a rank is one token's id, "
+                "so give each token its own rank",
+                path=p,
+                where=f"line {lineno}",
+            )
         ranks[token] = rank
+        line_of_token[token] = line_of_rank[rank] = lineno
     return ranks
+
+
+def _one_rank_per_line(raw: bytes, ranks: dict[bytes, int]) -> bool:
+    """Whether ``ranks``, read from ``raw``, holds one entry per line and unique ranks.
+
+    The native reader keeps the last of repeated tokens; a file with fewer entries than
+    lines (a repeat, or merely a blank line) is read again line by line, which tells them
+    apart and names the lines.
+    """
+    if b"\r" in raw:
+        ends = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n")
+    else:
+        ends = raw.count(b"\n")
+    lines = ends + (0 if raw.endswith((b"\n", b"\r")) or not raw else 1)
+    return len(ranks) == lines and len(set(ranks.values())) == len(ranks)
 
 
 def write_tiktoken_file(ranks: Mapping[bytes, int], path: str | os.PathLike[str]) -> None:
@@ -278,9 +318,13 @@ class _RankBPE(BPE):
         return pairs, merge_map
 
 
+_NATIVE_MAX_RANK = 2**31 - 1
+
+
 def _rank_bpe(ranks: Mapping[bytes, int], vocab: dict[str, int]) -> _RankBPE:
-    """The model of ``ranks``; its merge table is derived natively when the extension is built."""
-    if not _backend.available():
+    """The model of ``ranks``; its merge table is derived natively when the extension is built
+    and every rank fits the native table's int32 (a u32 rank past that takes the Python path)."""
+    if not _backend.available() or max(ranks.values(), default=0) > _NATIVE_MAX_RANK:
         pairs = merges_from_ranks(ranks)
         return _RankBPE(vocab, [(bytes_to_unicode(a), bytes_to_unicode(b)) for a, b, _ in pairs])
     table = _backend.core().rank_merges(dict(ranks))
@@ -442,7 +486,8 @@ def tokenizer_from_tiktoken(
     if pattern is None:
         raise ConfigurationError(
             f"no split pattern for {where}: pass encoding= (one of {', '.join(ENCODINGS)}) "
-            "or pat_str="
+            "or pat_str= to tokenizer_from_tiktoken, or name the file after its encoding "
+            "(cl100k_base.tiktoken) for codetok.load"
         )
     specials = special_tokens if special_tokens is not None else preset.get("special_tokens", {})
     return tokenizer_from_ranks(ranks, pattern, specials)

@@ -21,17 +21,18 @@ Not handled here: building a pipeline from these (see :mod:`codetok.formats.pret
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
-from .._files import read_text_file
+from .._files import parse_json, read_text_file
+from .._ids import ID_RANGE, check_vocab_ids, is_id
 from ..added_tokens import AddedToken
 from ..errors import FormatError
 from ..normalizers import RUST_WHITESPACE
 
 __all__ = [
     "read_vocab_txt",
+    "read_wordpiece_vocab",
     "write_vocab_txt",
     "read_vocab_json",
     "read_merges_txt",
@@ -87,6 +88,48 @@ def read_vocab_txt(path: str | os.PathLike[str]) -> dict[str, int]:
     return {line.rstrip(_WS): i for i, line in enumerate(_lines(text))}
 
 
+def read_wordpiece_vocab(path: str | os.PathLike[str], unk_token: str) -> dict[str, int]:
+    """Read a ``vocab.txt`` for a WordPiece model whose unknown token is ``unk_token``.
+
+    WordPiece emits ``unk_token`` for every word it cannot split, so a file without that
+    token (or without any token) fails at the first such word; this refuses it when it
+    is loaded instead, naming the file.
+
+    Args:
+        path: the file.
+        unk_token: the model's unknown token.
+
+    Returns:
+        token -> id, as :func:`read_vocab_txt`.
+
+    Raises:
+        NotFoundError: the file does not exist.
+        FormatError: the file is not UTF-8, is empty, or has no line ``unk_token``.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "vocab.txt"
+    >>> _ = p.write_text("[PAD]\\nhello\\n")
+    >>> read_wordpiece_vocab(p, "[UNK]")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    codetok.errors.FormatError: .../vocab.txt: no line holds the unknown token '[UNK]', ...
+    """
+    vocab = read_vocab_txt(path)
+    if not vocab:
+        raise FormatError(
+            "the vocab.txt is empty; it needs one token per line, the unknown token among them",
+            path=os.fspath(path),
+        )
+    if unk_token not in vocab:
+        raise FormatError(
+            f"no line holds the unknown token {unk_token!r}, which WordPiece emits for words "
+            "it cannot split; add that line, or name a token the file holds as unk_token "
+            "(in tokenizer_config.json for a folder)",
+            path=os.fspath(path),
+        )
+    return vocab
+
+
 def write_vocab_txt(vocab: dict[str, int], path: str | os.PathLike[str]) -> None:
     """Write a ``vocab.txt`` (tokens ordered by id, one per line).
 
@@ -133,7 +176,8 @@ def read_json_object(path: str | os.PathLike[str], what: str = "JSON file") -> d
 
     Raises:
         NotFoundError: the file does not exist.
-        FormatError: invalid JSON (the message gives line and column) or not an object.
+        FormatError: invalid JSON (the message gives line and column), JSON nested too
+            deeply, or not an object.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.json"
@@ -142,14 +186,7 @@ def read_json_object(path: str | os.PathLike[str], what: str = "JSON file") -> d
     {'a': 1}
     """
     p, text = read_text_file(path, what)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise FormatError(
-            f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}",
-            path=p,
-            where=f"line {e.lineno}",
-        ) from e
+    data = parse_json(text, path=p)
     if not isinstance(data, dict):
         raise FormatError(f"a {what} must hold a JSON object, got {type(data).__name__}", path=p)
     return data
@@ -166,7 +203,7 @@ def read_vocab_json(path: str | os.PathLike[str]) -> dict[str, int]:
 
     Raises:
         NotFoundError: the file does not exist.
-        FormatError: invalid JSON, or an id that is not a non-negative integer.
+        FormatError: invalid JSON, or an id outside ``0..2**32-1`` (names the token).
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "vocab.json"
@@ -175,12 +212,7 @@ def read_vocab_json(path: str | os.PathLike[str]) -> dict[str, int]:
     {'a': 0, 'b': 1}
     """
     vocab = read_json_object(path, "vocab.json")
-    for tok, tid in vocab.items():
-        if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
-            raise FormatError(
-                f"token {tok!r} has id {tid!r}; ids are non-negative integers",
-                path=os.fspath(path),
-            )
+    check_vocab_ids(vocab, path=os.fspath(path), where="")
     return vocab
 
 
@@ -247,14 +279,14 @@ def read_tokenizer_config(path: str | os.PathLike[str]) -> dict[str, Any]:
             )
         fixed: dict[int, Any] = {}
         for key, value in decoder.items():
-            try:
-                fixed[int(key)] = value
-            except ValueError as e:
+            tid = int(key) if key.isascii() and key.isdigit() else None
+            if tid is None or not is_id(tid):
                 raise FormatError(
-                    f"key {key!r} is not an integer id",
+                    f"key {key!r} is not an id; ids are non-negative integers ({ID_RANGE})",
                     path=os.fspath(path),
                     where="added_tokens_decoder",
-                ) from e
+                )
+            fixed[tid] = value
         config["added_tokens_decoder"] = fixed
     return config
 

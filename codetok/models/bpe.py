@@ -13,13 +13,13 @@ Not handled here: training (see ``codetok.trainers``), pre-tokenization, special
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
+from codetok._ids import check_vocab_ids
 from codetok._reference import bpe as _kernel
-from codetok.errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
+from codetok.errors import ConfigurationError, FormatError, VocabularyError
 from codetok.models import _backend
 from codetok.models.base import Model, Token
 
@@ -585,13 +585,7 @@ class BPE(Model):
             raise FormatError(
                 "expected an object mapping tokens to ids", path=path, where="model.vocab"
             )
-        for tok, tid in vocab.items():
-            if not isinstance(tid, int) or isinstance(tid, bool) or tid < 0:
-                raise FormatError(
-                    f"token {tok!r} has id {tid!r}; ids are non-negative integers",
-                    path=path,
-                    where="model.vocab",
-                )
+        check_vocab_ids(vocab, path=path, where="model.vocab")
         merges = data.get("merges")
         if not isinstance(merges, list):
             raise FormatError(
@@ -629,7 +623,10 @@ class BPE(Model):
         # the extension) the Python model builds it and names what is wrong.
         table = None
         if not opts["continuing_subword_prefix"] and _backend.available():
-            table = _backend.core().merge_table(vocab, merges)
+            try:
+                table = _backend.core().merge_table(vocab, merges)
+            except (ValueError, OverflowError):
+                table = None  # ids past int32, which the native table cannot hold
         if table is None:
             try:
                 pairs = _merge_pairs(merges, where="model.merges")
@@ -664,41 +661,10 @@ class BPE(Model):
         >>> BPE.from_files("vocab.json", "merges.txt")  # doctest: +SKIP
         BPE(vocab_size=50257)
         """
-        try:
-            with open(vocab, encoding="utf-8") as f:
-                vocab_data = json.load(f)
-        except FileNotFoundError as e:
-            raise NotFoundError(f"BPE vocabulary file not found: {vocab}") from e
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise FormatError(f"not a JSON vocabulary: {e}", path=vocab) from e
-        if not isinstance(vocab_data, dict) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in vocab_data.values()
-        ):
-            raise FormatError("expected a JSON object mapping tokens to ids", path=vocab)
-        try:
-            with open(merges, encoding="utf-8", newline="") as f:
-                text = f.read()
-        except FileNotFoundError as e:
-            raise NotFoundError(f"BPE merges file not found: {merges}") from e
-        except UnicodeDecodeError as e:
-            raise FormatError(f"not UTF-8 text: {e}", path=merges) from e
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        pairs: list[tuple[str, str]] = []
-        for lineno, line in enumerate(lines, 1):
-            if line.endswith("\r"):
-                line = line[:-1]
-            if line.startswith("#version"):
-                continue
-            parts = line.split(" ")
-            if len(parts) != 2:
-                raise FormatError(
-                    f"expected two tokens separated by one space, got {line!r}",
-                    path=merges,
-                    where=f"line {lineno}",
-                )
-            pairs.append((parts[0], parts[1]))
+        from codetok.formats.vocab_files import read_merges_txt, read_vocab_json
+
+        vocab_data = read_vocab_json(vocab)
+        pairs = read_merges_txt(merges)
         try:
             return cls(vocab_data, pairs, **options)
         except VocabularyError as e:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._ids import check_vocab_ids
 from ..errors import FormatError, VocabularyError
 from .base import Model, Token
 
@@ -80,4 +81,5 @@ class WordLevel(Model):
             raise FormatError(
                 "WordLevel needs a 'vocab' object of token -> id", path=path, where=f"{where}.vocab"
             )
+        check_vocab_ids(vocab, path=path, where=f"{where}.vocab")
         return cls(vocab, data.get("unk_token", "<unk>"))

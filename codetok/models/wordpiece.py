@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .._ids import check_vocab_ids
 from ..errors import FormatError, VocabularyError
 from . import _backend
 from .base import Model, Token
@@ -51,10 +52,21 @@ class WordPiece(Model):
 
     @classmethod
     def from_file(cls, vocab_path: str, **kwargs: Any) -> WordPiece:
-        """Load a BERT ``vocab.txt`` (one token per line, id = line number)."""
-        from ..formats.vocab_files import read_vocab_txt
+        """Load a BERT ``vocab.txt`` (one token per line, id = line number).
 
-        return cls(read_vocab_txt(vocab_path), **kwargs)
+        Args:
+            vocab_path: the file.
+            **kwargs: the other arguments of :class:`WordPiece`.
+
+        Raises:
+            NotFoundError: the file does not exist.
+            FormatError: the file is not UTF-8, is empty, or has no line for ``unk_token``
+                (checked here, not at the first word WordPiece cannot split).
+        """
+        from ..formats.vocab_files import read_wordpiece_vocab
+
+        unk = kwargs.get("unk_token", "[UNK]")
+        return cls(read_wordpiece_vocab(vocab_path, unk), **kwargs)
 
     def _rebuild(self) -> None:
         self.vocab_r = {i: t for t, i in self.vocab.items()}
@@ -171,9 +183,18 @@ class WordPiece(Model):
             raise FormatError(
                 "WordPiece needs a 'vocab' object of token -> id", path=path, where=f"{where}.vocab"
             )
+        check_vocab_ids(vocab, path=path, where=f"{where}.vocab")
+        longest = data.get("max_input_chars_per_word", 100)
+        if type(longest) is not int or not 0 <= longest < 2**64:
+            raise FormatError(
+                f"expected a number of characters (an integer >= 0, HF's default is 100), "
+                f"got {longest!r}",
+                path=path,
+                where=f"{where}.max_input_chars_per_word",
+            )
         return cls(
             vocab,
             data.get("unk_token", "[UNK]"),
             data.get("continuing_subword_prefix", "##"),
-            data.get("max_input_chars_per_word", 100),
+            longest,
         )

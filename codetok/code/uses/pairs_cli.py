@@ -204,7 +204,7 @@ def load_tokenizer(spec: str | None) -> Any:
     """The tokenizer named on the command line, or the default code tokenizer.
 
     Args:
-        spec: a ``tokenizer.json`` file, a CodeTokenizer file, a folder / Hub name for
+        spec: a CodeTokenizer file, any tokenizer file :func:`codetok.load` reads, a folder / Hub name for
             ``from_pretrained``; None for the default CodeTokenizer shipped with codetok.
 
     Returns:
@@ -222,19 +222,10 @@ def load_tokenizer(spec: str | None) -> Any:
                 "no default code tokenizer is available; pass --tokenizer PATH or --no-ids"
             ) from e
         return CodeTokenizer.default()
-    p = Path(spec)
-    if p.is_file():
-        from ...tokenizer import Tokenizer
+    if Path(spec).is_file():
+        from ...cli import load_any_tokenizer
 
-        try:
-            head = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            head = {}
-        if isinstance(head, dict) and "codetok_code" in head:
-            from ..tokenizer import CodeTokenizer
-
-            return CodeTokenizer.load(p)
-        return Tokenizer.from_file(p)
+        return load_any_tokenizer(spec)
     from ...formats.hub import from_pretrained
 
     return from_pretrained(spec)
