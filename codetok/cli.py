@@ -1,8 +1,10 @@
 """The ``codetok`` command line.
 
 Each sub-command is a small function taking the parsed arguments; ``main`` wires them to
-``argparse``. Errors from codetok (bad files, unknown languages, bad options) are printed
-as one clear line on stderr with exit status 2, never as a traceback.
+``argparse``. Errors from codetok (bad files, unknown languages, bad options, an output path
+that cannot be written) are printed as one clear line on stderr with exit status 2, never as
+a traceback; Ctrl-C prints ``codetok: interrupted`` and exits with 130. Output is written by
+:mod:`codetok.cli_output`: checked before the work, atomically, always valid UTF-8.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .cli_output import check_output_path, write_output
 from .errors import CodetokError
 
 EPILOG_LEX = """examples:
@@ -46,19 +49,23 @@ EPILOG_ANALYZE = """examples:
 """
 
 
+def _read_error(path: str, e: OSError) -> CodetokError:
+    """The one-line error for an input file that cannot be read."""
+    if isinstance(e, FileNotFoundError):
+        return CodetokError(f"{path}: no such file")
+    if isinstance(e, IsADirectoryError):
+        return CodetokError(f"{path}: is a directory; pass a file")
+    return CodetokError(f"{path}: cannot read ({e.strerror})")
+
+
 def _read_source(path: str) -> bytes:
     """The file's bytes; ``-`` reads standard input."""
     if path == "-":
         return sys.stdin.buffer.read()
-    p = Path(path)
     try:
-        return p.read_bytes()
-    except FileNotFoundError:
-        raise CodetokError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CodetokError(f"{path}: is a directory; pass a file") from None
+        return Path(path).read_bytes()
     except OSError as e:
-        raise CodetokError(f"{path}: cannot read ({e.strerror})") from None
+        raise _read_error(path, e) from None
 
 
 def _source_path(path: str) -> str | None:
@@ -153,15 +160,14 @@ def _load_any_tokenizer(spec: str):
 
 
 def _write(args: argparse.Namespace, text: str) -> None:
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    write_output(args.output, text)
 
 
 def cmd_encode(args: argparse.Namespace) -> int:
     from .code import CodeTokenizer
 
+    if args.output:
+        check_output_path(args.output)
     tok = CodeTokenizer.default() if args.tokenizer is None else _load_any_tokenizer(args.tokenizer)
     data = _read_source(args.file)
     if not isinstance(tok, CodeTokenizer):
@@ -207,6 +213,7 @@ def _encode_text(args: argparse.Namespace, tok, data: bytes) -> int:
 def cmd_train(args: argparse.Namespace) -> int:
     from .code import CodeTokenizer
 
+    check_output_path(args.output)
     tok = CodeTokenizer.train(
         [Path(d) for d in args.dirs],
         languages=args.languages,
@@ -216,7 +223,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         min_frequency=args.min_frequency,
         show_progress=not args.quiet,
     )
-    tok.save(args.output)
+    write_output(args.output, tok.to_str())
     sys.stderr.write(f"wrote {args.output}: {tok!r}\n")
     return 0
 
@@ -224,12 +231,18 @@ def cmd_train(args: argparse.Namespace) -> int:
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .analysis import compare
 
+    for f in args.files:
+        if not Path(f).is_file():
+            raise _read_error(f, IsADirectoryError() if Path(f).is_dir() else FileNotFoundError())
     toks = {spec: _load_tokenizer(spec) for spec in args.tokenizer}
 
     def corpus():
         for f in args.files:
-            with open(f, encoding="utf-8", errors="surrogateescape") as fh:
-                yield from fh
+            try:
+                with open(f, encoding="utf-8", errors="surrogateescape") as fh:
+                    yield from fh
+            except OSError as e:
+                raise _read_error(f, e) from None
 
     sys.stdout.write(compare(toks, corpus()).to_markdown() + "\n")
     return 0
@@ -329,16 +342,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``codetok`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Entry point of the ``codetok`` console script: runs one sub-command and returns its
+    exit status (0 done, 2 a codetok error printed as one line, 130 Ctrl-C)."""
     try:
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except CodetokError as e:
         sys.stderr.write(f"codetok: error: {e}\n")
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("codetok: interrupted\n")
+        return 130
+    except OSError as e:  # not one of the reads and writes above, which say more
+        where = f"{e.filename}: " if e.filename else ""
+        sys.stderr.write(f"codetok: error: {where}{e.strerror or e}\n")
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -143,3 +143,121 @@ def test_train_then_encode_with_the_result(tmp_path, capsys):
     assert "lex+count" in err and out.exists()
     assert main(["encode", str(src / "B.java"), "--tokenizer", str(out), "--format", "tokens"]) == 0
     assert capsys.readouterr().out.split()[0] == "<java:class>"
+
+
+def _one_error_line(err: str) -> str:
+    """The single ``codetok: error:`` line a failing command printed (no traceback)."""
+    assert "Traceback" not in err, err
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("codetok: error: "), err
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", ["encode", "pairs", "train"])
+@pytest.mark.parametrize("where", ["missing folder", "a folder"])
+def test_bad_output_path_is_one_line(command, where, source_file, tmp_path, monkeypatch, capsys):
+    """-o into a missing folder, or -o naming a folder: one line, exit 2; train checks the
+    path before it trains (training here would raise)."""
+    from codetok.code import CodeTokenizer
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained before checking -o")
+
+    monkeypatch.setattr(CodeTokenizer, "train", no_training)
+    out = tmp_path / "no" / "such" / "out.txt" if where == "missing folder" else tmp_path
+    argv = {
+        "encode": ["encode", str(source_file)],
+        "pairs": ["pairs", str(source_file), "--no-ids"],
+        "train": ["train", str(tmp_path), "--vocab-size", "700"],
+    }[command]
+    assert main([*argv, "-o", str(out)]) == 2
+    line = _one_error_line(capsys.readouterr().err)
+    assert str(out) in line and "-o" in line
+
+
+def test_analyze_missing_file_or_folder_is_one_line(bert_dir, tmp_path, capsys):
+    tok = str(bert_dir / "tokenizer.json")
+    assert main(["analyze", str(tmp_path / "missing.txt"), "--tokenizer", tok]) == 2
+    assert "missing.txt: no such file" in _one_error_line(capsys.readouterr().err)
+    assert main(["analyze", str(tmp_path), "--tokenizer", tok]) == 2
+    assert "is a directory" in _one_error_line(capsys.readouterr().err)
+
+
+def test_ctrl_c_exits_130_without_a_traceback(source_file, monkeypatch, capsys):
+    def interrupted(path):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("codetok.cli._read_source", interrupted)
+    assert main(["encode", str(source_file)]) == 130
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == "codetok: interrupted\n"
+
+
+def test_interrupted_pairs_leaves_no_output_file(tmp_path, monkeypatch, capsys):
+    """An interrupt half-way through ``pairs -o`` leaves the old file and no temp files."""
+    from codetok.code.uses import pairs_cli
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("a.py", "b.py", "c.py"):
+        (src / name).write_text(SOURCE, encoding="utf-8")
+    out = tmp_path / "out" / "pairs.jsonl"
+    out.parent.mkdir()
+    out.write_text("old\n", encoding="utf-8")
+    real = pairs_cli.extract_pairs
+    seen = []
+
+    def extract_then_interrupt(*args, **kwargs):
+        seen.append(1)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pairs_cli, "extract_pairs", extract_then_interrupt)
+    assert main(["pairs", str(src), "-o", str(out), "--no-ids", "-q"]) == 130
+    assert capsys.readouterr().err.endswith("codetok: interrupted\n")
+    assert out.read_text(encoding="utf-8") == "old\n"
+    assert [p.name for p in out.parent.iterdir()] == ["pairs.jsonl"]
+
+
+def test_sigint_exits_130_without_a_traceback():
+    """A real SIGINT while ``codetok encode -`` waits for standard input."""
+    import os
+    import signal
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
+    )
+    code = "import sys; from codetok.cli import main; sys.exit(main())"
+    argv = [sys.executable, "-c", code, "encode", "-", "--language", "python"]
+    proc = subprocess.Popen(
+        argv,
+        cwd=root,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wchan = Path(f"/proc/{proc.pid}/wchan")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until it blocks reading the pipe (imports done)
+            try:
+                if "pipe" in wchan.read_text():
+                    break
+            except OSError:
+                pytest.skip("no /proc/PID/wchan here to tell when the command waits for input")
+            time.sleep(0.05)
+        else:
+            pytest.skip("the command never blocked on standard input")
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130
+    assert err.decode() == "codetok: interrupted\n"

@@ -129,6 +129,11 @@ def pairs_from_files(
 def write_jsonl(records: Iterable[dict[str, Any]], path: str | os.PathLike[str]) -> int:
     """Write records as JSON Lines (UTF-8, one object per line).
 
+    The file is replaced only when every record was written (an error or Ctrl-C half-way
+    leaves the old file); text that holds undecodable bytes of a non-UTF-8 source (lone
+    surrogates) is written with ``\\udcXX`` escapes, so the file stays valid UTF-8 and
+    :func:`read_jsonl` gives back the same strings.
+
     Args:
         records: JSON-ready dicts.
         path: the output file (``-`` for stdout).
@@ -139,17 +144,13 @@ def write_jsonl(records: Iterable[dict[str, Any]], path: str | os.PathLike[str])
     >>> write_jsonl([{"a": 1}], "/tmp/pairs.jsonl")  # doctest: +SKIP
     1
     """
-    import sys
+    from ...cli_output import json_text, open_output
 
     n = 0
-    fh = sys.stdout if str(path) == "-" else open(path, "w", encoding="utf-8")  # noqa: SIM115
-    try:
+    with open_output(os.fspath(path)) as fh:
         for rec in records:
-            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            fh.write(json_text(rec) + "\n")
             n += 1
-    finally:
-        if fh is not sys.stdout:
-            fh.close()
     return n
 
 
@@ -246,6 +247,9 @@ def cmd_pairs(args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
+    from ...cli_output import check_output_path
+
+    check_output_path(args.output)
     files = iter_source_files(args.dir, args.language)
     encoder = None
     if not args.no_ids:
