@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .cli_output import check_output_path, write_output
+from .cli_output import check_output_path, json_text, write_output
 from .errors import CodetokError
 
 EPILOG_LEX = """examples:
@@ -78,7 +78,6 @@ def cmd_lex(args: argparse.Namespace) -> int:
 
     data = _read_source(args.file)
     lexemes = lex(data, args.language, path=_source_path(args.file))
-    out = sys.stdout
     if args.format == "json":
         # column by column (a Lexeme per row costs more than the lexing itself)
         kind_names = {k.value: k.name for k in LexemeKind}
@@ -110,14 +109,16 @@ def cmd_lex(args: argparse.Namespace) -> int:
             for kind, text, node_type, parent_type, bs, be, cs, ce, line, col in columns
         ]
         doc = {"language": lexemes.language, "lexemes": rows}
-        out.write(json.dumps(doc, ensure_ascii=False))  # one write: dump() writes per item
-        out.write("\n")
+        write_output(None, json_text(doc) + "\n")  # one write: dump() writes per item
         return 0
-    out.write(f"# {args.file}: {lexemes.language}, {len(lexemes)} lexemes\n")
+    lines = [f"# {args.file}: {lexemes.language}, {len(lexemes)} lexemes\n"]
     for lx in lexemes:
         if not args.all and lx.kind.name in ("WHITESPACE",):
             continue
-        out.write(f"{lx.line:>5}:{lx.col:<4} {lx.kind.name:<12} {lx.node_type:<24} {lx.text!r}\n")
+        lines.append(
+            f"{lx.line:>5}:{lx.col:<4} {lx.kind.name:<12} {lx.node_type:<24} {lx.text!r}\n"
+        )
+    write_output(None, "".join(lines))
     return 0
 
 
@@ -189,7 +190,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
         _write(args, render_html(enc, title=Path(args.file).name if args.file != "-" else "stdin"))
     else:
-        _write(args, json.dumps(enc.to_dict(), ensure_ascii=False) + "\n")
+        _write(args, json_text(enc.to_dict()) + "\n")
     return 0
 
 

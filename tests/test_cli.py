@@ -261,3 +261,74 @@ def test_sigint_exits_130_without_a_traceback():
             proc.communicate()
     assert proc.returncode == 130
     assert err.decode() == "codetok: interrupted\n"
+
+
+LATIN1_CS = b'// caf\xe9\nclass A { string s = "na\xefve"; }\n'  # a real Latin-1 C# file
+
+
+@pytest.fixture()
+def latin1_file(tmp_path):
+    path = tmp_path / "Cafe.cs"
+    path.write_bytes(LATIN1_CS)
+    return path
+
+
+def test_non_utf8_source_html_file_is_utf8_with_visible_escapes(latin1_file, tmp_path, capsys):
+    out = tmp_path / "Cafe.html"
+    assert main(["encode", str(latin1_file), "--format", "html", "-o", str(out)]) == 0
+    page = out.read_bytes().decode("utf-8")  # strict: raises on invalid UTF-8
+    assert '<span class="nb" title="byte 0xE9 is not UTF-8">\\xE9</span>' in page
+    assert '<span class="nb" title="byte 0xEF is not UTF-8">\\xEF</span>' in page
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("fmt", ["ids", "tokens", "json", "html"])
+def test_non_utf8_source_stdout_is_utf8_and_ids_round_trip(fmt, latin1_file, capsysbinary):
+    from codetok.code import CodeTokenizer
+
+    assert main(["encode", str(latin1_file), "--format", fmt]) == 0
+    text = capsysbinary.readouterr().out.decode("utf-8")
+    if fmt in ("ids", "json"):
+        ids = [int(x) for x in text.split()] if fmt == "ids" else json.loads(text)["ids"]
+        decoded = CodeTokenizer.default().decode(ids)
+        assert decoded.encode("utf-8", "surrogateescape") == LATIN1_CS
+
+
+def test_non_utf8_source_lex_json_is_utf8_and_exact(latin1_file, capsysbinary):
+    assert main(["lex", str(latin1_file), "--format", "json"]) == 0
+    data = json.loads(capsysbinary.readouterr().out.decode("utf-8"))
+    text = "".join(row["text"] for row in data["lexemes"])
+    assert text.encode("utf-8", "surrogateescape") == LATIN1_CS
+    assert main(["lex", str(latin1_file)]) == 0
+    capsysbinary.readouterr().out.decode("utf-8")
+
+
+def test_non_utf8_source_text_tokenizer_and_pairs(bert_dir, tmp_path, capsysbinary):
+    from codetok.code.uses.pairs_cli import read_jsonl
+
+    path = tmp_path / "legacy.py"
+    path.write_bytes(b'def f():\n    """R\xe9sum\xe9 of it."""\n    return "\xe9"\n')
+    tok = str(bert_dir / "tokenizer.json")
+    for fmt in ("ids", "tokens", "json"):
+        assert main(["encode", str(path), "-t", tok, "--format", fmt]) == 0
+        capsysbinary.readouterr().out.decode("utf-8")
+    out = tmp_path / "pairs.jsonl"
+    assert main(["pairs", str(path), "-o", str(out), "-q"]) == 0
+    out.read_bytes().decode("utf-8")
+    (rec,) = read_jsonl(out)
+    assert rec["docstring"].encode("utf-8", "surrogateescape") == b"R\xe9sum\xe9 of it."
+    assert main(["pairs", str(path), "-o", "-", "-q", "--no-ids"]) == 0
+    (line,) = capsysbinary.readouterr().out.decode("utf-8").splitlines()
+    assert json.loads(line)["docstring"] == rec["docstring"]
+
+
+def test_a_failed_render_leaves_no_output_file(latin1_file, tmp_path, monkeypatch, capsys):
+    from codetok.code.uses import html
+
+    def broken(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(html, "render_html", broken)
+    out = tmp_path / "page.html"
+    assert main(["encode", str(latin1_file), "--format", "html", "-o", str(out)]) == 130
+    assert list(tmp_path.iterdir()) == [latin1_file]
