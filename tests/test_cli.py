@@ -332,3 +332,18 @@ def test_a_failed_render_leaves_no_output_file(latin1_file, tmp_path, monkeypatc
     out = tmp_path / "page.html"
     assert main(["encode", str(latin1_file), "--format", "html", "-o", str(out)]) == 130
     assert list(tmp_path.iterdir()) == [latin1_file]
+
+
+def test_analyze_counts_no_padding(bert_dir, source_file, capsys):
+    """The BERT file pads to 128: analyze measures the lines as they are (issue 11 item 12)."""
+    from codetok import Tokenizer
+
+    plain = Tokenizer.from_file(bert_dir / "tokenizer.json")
+    plain.no_padding()
+    plain.no_truncation()
+    lines = SOURCE.splitlines(keepends=True)
+    expected = sum(len(plain.encode(line, add_special_tokens=False).ids) for line in lines)
+    assert main(["analyze", str(source_file), "--tokenizer", str(bert_dir / "tokenizer.json")]) == 0
+    header, _, row = capsys.readouterr().out.splitlines()
+    cells = dict(zip(header.strip("| ").split(" | "), row.strip("| ").split(" | "), strict=True))
+    assert int(cells["tokens"]) == expected and float(cells["chars_per_token"]) > 2
