@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .cli_output import check_output_path, json_text, write_output
+from .cli_tokenizers import encode_whole_inputs
 from .errors import CodetokError
 
 EPILOG_LEX = """examples:
@@ -172,6 +173,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
     tok = CodeTokenizer.default() if args.tokenizer is None else _load_any_tokenizer(args.tokenizer)
     data = _read_source(args.file)
     if not isinstance(tok, CodeTokenizer):
+        if not args.keep_padding_truncation:
+            encode_whole_inputs(tok, args.tokenizer, "--keep-padding-truncation keeps them")
         return _encode_text(args, tok, data)
     enc = tok.encode(
         data,
@@ -236,6 +239,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         if not Path(f).is_file():
             raise _read_error(f, IsADirectoryError() if Path(f).is_dir() else FileNotFoundError())
     toks = {spec: _load_tokenizer(spec) for spec in args.tokenizer}
+    for spec, tok in toks.items():
+        encode_whole_inputs(tok, spec, "analyze measures whole lines")
 
     def corpus():
         for f in args.files:
@@ -303,6 +308,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--no-special-tokens", action="store_true", help="text tokenizers: no [CLS]/[SEP]..."
+    )
+    p.add_argument(
+        "--keep-padding-truncation",
+        action="store_true",
+        help="text tokenizers: keep the padding and truncation saved in the tokenizer file "
+        "(by default the whole input is encoded, unpadded)",
     )
     p.set_defaults(func=cmd_encode)
 

@@ -347,3 +347,37 @@ def test_analyze_counts_no_padding(bert_dir, source_file, capsys):
     header, _, row = capsys.readouterr().out.splitlines()
     cells = dict(zip(header.strip("| ").split(" | "), row.strip("| ").split(" | "), strict=True))
     assert int(cells["tokens"]) == expected and float(cells["chars_per_token"]) > 2
+
+
+def test_encode_with_a_padding_tokenizer_file_encodes_the_whole_input(bert_dir, tmp_path, capsys):
+    """The BERT file pads and truncates to 128: the CLI encodes everything, unpadded, and
+    says so in one note; --keep-padding-truncation keeps the file's settings (item 13)."""
+    path = tmp_path / "words.txt"
+    path.write_text("word " * 1000, encoding="utf-8")
+    tok = str(bert_dir / "tokenizer.json")
+    assert main(["encode", str(path), "--tokenizer", tok]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.split()) == 1002  # [CLS], 1000 words, [SEP]
+    (note,) = captured.err.splitlines()
+    assert note.startswith("codetok: note: ") and "pads to 128" in note
+    assert "truncates at 128" in note and "--keep-padding-truncation" in note
+    assert main(["encode", str(path), "--tokenizer", tok, "--keep-padding-truncation"]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.split()) == 128 and captured.err == ""
+    short = tmp_path / "short.txt"
+    short.write_text("two words", encoding="utf-8")
+    assert main(["encode", str(short), "--tokenizer", tok, "--format", "tokens"]) == 0
+    assert capsys.readouterr().out.split() == ["[CLS]", "two", "words", "[SEP]"]
+
+
+def test_pairs_with_a_padding_tokenizer_file_does_not_pad(bert_dir, tmp_path, capsys):
+    from codetok.code.uses.pairs_cli import read_jsonl
+
+    src = tmp_path / "area.py"
+    src.write_text('def area(r):\n    """Area of a circle."""\n    return 3.14 * r * r\n')
+    out = tmp_path / "pairs.jsonl"
+    tok = str(bert_dir / "tokenizer.json")
+    assert main(["pairs", str(src), "-o", str(out), "-t", tok, "-q"]) == 0
+    assert "pads to 128" in capsys.readouterr().err
+    recs = read_jsonl(out)
+    assert recs and all(0 not in r["code_ids"] and len(r["code_ids"]) < 128 for r in recs)

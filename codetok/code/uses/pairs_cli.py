@@ -248,13 +248,18 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from ...cli_output import check_output_path
+    from ...cli_tokenizers import encode_whole_inputs
 
     check_output_path(args.output)
     files = iter_source_files(args.dir, args.language)
     encoder = None
     if not args.no_ids:
+        tokenizer = load_tokenizer(args.tokenizer)
+        encode_whole_inputs(
+            tokenizer, args.tokenizer, "--max-tokens and --max-docstring-tokens set budgets"
+        )
         encoder = PairEncoder(
-            load_tokenizer(args.tokenizer),
+            tokenizer,
             max_code_tokens=args.max_tokens,
             max_docstring_tokens=args.max_docstring_tokens,
         )
