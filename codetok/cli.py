@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .cli_messages import cli_message
 from .cli_output import check_output_path, json_text, write_output
 from .cli_tokenizers import encode_whole_inputs
 from .errors import CodetokError
@@ -350,17 +351,23 @@ def build_parser() -> argparse.ArgumentParser:
     from .code.uses.pairs_cli import register as register_pairs
 
     register_pairs(sub)
+    for p in sub.choices.values():  # lets main() phrase errors with the sub-command's flags
+        p.set_defaults(cli_parser=p)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``codetok`` console script: runs one sub-command and returns its
     exit status (0 done, 2 a codetok error printed as one line, 130 Ctrl-C)."""
+    args = None
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)
     except CodetokError as e:
-        sys.stderr.write(f"codetok: error: {e}\n")
+        message = cli_message(
+            str(e), getattr(args, "cli_parser", None), getattr(args, "command", "")
+        )
+        sys.stderr.write(f"codetok: error: {message}\n")
         return 2
     except BrokenPipeError:
         return 0

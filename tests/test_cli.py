@@ -381,3 +381,36 @@ def test_pairs_with_a_padding_tokenizer_file_does_not_pad(bert_dir, tmp_path, ca
     assert "pads to 128" in capsys.readouterr().err
     recs = read_jsonl(out)
     assert recs and all(0 not in r["code_ids"] and len(r["code_ids"]) < 128 for r in recs)
+
+
+def test_messages_name_cli_flags_not_python_arguments(tmp_path, capsys):
+    """What the CLI user reads names --flags; the library keeps its argument names (item 14)."""
+    from codetok.code import lex
+    from codetok.errors import LanguageError
+
+    odd = tmp_path / "notes.xyz"
+    odd.write_text("just some words", encoding="utf-8")
+    ruby = tmp_path / "tool"
+    ruby.write_text("#!/usr/bin/ruby\nputs 1\n", encoding="utf-8")
+    for argv in (["lex", str(odd)], ["encode", str(ruby)]):
+        assert main(argv) == 2
+        line = _one_error_line(capsys.readouterr().err)
+        assert "pass --language NAME" in line and "language=" not in line
+    with pytest.raises(LanguageError, match="pass language= explicitly"):
+        lex("just some words", path="notes.xyz")
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "a.py").write_text(SOURCE, encoding="utf-8")
+    out = str(tmp_path / "code.json")
+    assert main(["train", str(src), "--vocab-size", "600", "-o", out, "-q"]) == 2
+    line = _one_error_line(capsys.readouterr().err)
+    assert line.startswith("codetok: error: --vocab-size 600 is smaller than")
+    assert line.endswith("raise --vocab-size above 606")
+    assert "limit_alphabet" not in line and "vocab_size" not in line
+    assert main(["train", str(src), "--vocab-size", "0", "-o", out, "-q"]) == 2
+    assert "error: --vocab-size must be" in _one_error_line(capsys.readouterr().err)
+    (tmp_path / "empty").mkdir()
+    assert main(["train", str(tmp_path / "empty"), "-o", out, "-q"]) == 2
+    line = _one_error_line(capsys.readouterr().err)
+    assert "--languages" in line and "languages=" not in line
