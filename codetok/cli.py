@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .cli_inputs import check_input_files, choose_language, read_error, read_source, source_path
 from .cli_messages import cli_message
 from .cli_output import check_output_path, json_text, write_output
 from .cli_tokenizers import encode_whole_inputs
@@ -51,35 +52,12 @@ EPILOG_ANALYZE = """examples:
 """
 
 
-def _read_error(path: str, e: OSError) -> CodetokError:
-    """The one-line error for an input file that cannot be read."""
-    if isinstance(e, FileNotFoundError):
-        return CodetokError(f"{path}: no such file")
-    if isinstance(e, IsADirectoryError):
-        return CodetokError(f"{path}: is a directory; pass a file")
-    return CodetokError(f"{path}: cannot read ({e.strerror})")
-
-
-def _read_source(path: str) -> bytes:
-    """The file's bytes; ``-`` reads standard input."""
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(path).read_bytes()
-    except OSError as e:
-        raise _read_error(path, e) from None
-
-
-def _source_path(path: str) -> str | None:
-    """The path that tells the language, None for standard input."""
-    return None if path == "-" else path
-
-
 def cmd_lex(args: argparse.Namespace) -> int:
     from .code import LexemeKind, lex
 
-    data = _read_source(args.file)
-    lexemes = lex(data, args.language, path=_source_path(args.file))
+    data = read_source(args.file)
+    path = source_path(args.file)
+    lexemes = lex(data, choose_language(args.language, data, path), path=path)
     if args.format == "json":
         # column by column (a Lexeme per row costs more than the lexing itself)
         kind_names = {k.value: k.name for k in LexemeKind}
@@ -172,15 +150,16 @@ def cmd_encode(args: argparse.Namespace) -> int:
     if args.output:
         check_output_path(args.output)
     tok = CodeTokenizer.default() if args.tokenizer is None else _load_any_tokenizer(args.tokenizer)
-    data = _read_source(args.file)
+    data = read_source(args.file)
     if not isinstance(tok, CodeTokenizer):
         if not args.keep_padding_truncation:
             encode_whole_inputs(tok, args.tokenizer, "--keep-padding-truncation keeps them")
         return _encode_text(args, tok, data)
+    path = source_path(args.file)
     enc = tok.encode(
         data,
-        args.language,
-        path=_source_path(args.file),
+        choose_language(args.language, data, path),
+        path=path,
         drop_comments=args.drop_comments or None,
         drop_docstrings=args.drop_docstrings or None,
         normalize_whitespace=args.normalize_whitespace or None,
@@ -236,9 +215,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .analysis import compare
 
-    for f in args.files:
-        if not Path(f).is_file():
-            raise _read_error(f, IsADirectoryError() if Path(f).is_dir() else FileNotFoundError())
+    check_input_files(args.files)
     toks = {spec: _load_tokenizer(spec) for spec in args.tokenizer}
     for spec, tok in toks.items():
         encode_whole_inputs(tok, spec, "analyze measures whole lines")
@@ -249,7 +226,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
                 with open(f, encoding="utf-8", errors="surrogateescape") as fh:
                     yield from fh
             except OSError as e:
-                raise _read_error(f, e) from None
+                raise read_error(f, e) from None
 
     sys.stdout.write(compare(toks, corpus()).to_markdown() + "\n")
     return 0

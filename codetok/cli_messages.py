@@ -1,4 +1,5 @@
-"""Library error messages, phrased for someone at the ``codetok`` command line.
+"""What the ``codetok`` command line says on stderr: notes, and library error messages
+phrased for someone at the command line.
 
 codetok's errors say what would work in Python terms (``pass language=``,
 ``vocab_size=600``, ``limit_alphabet=``), which is right for the library and wrong for a
@@ -12,8 +13,16 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 
-__all__ = ["cli_message"]
+__all__ = ["cli_message", "note"]
+
+
+def note(message: str) -> None:
+    """Print ``codetok: note: <message>`` on stderr: one line about what the command chose
+    on the user's behalf (not an error)."""
+    sys.stderr.write(f"codetok: note: {message}\n")
+
 
 # Advice that names a Python-only argument, rewritten before the generic renaming.
 _SPECIAL = [

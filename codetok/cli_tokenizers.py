@@ -12,15 +12,11 @@ Not handled here: finding and loading the files (:mod:`codetok.cli`,
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
-__all__ = ["encode_whole_inputs", "note"]
+from .cli_messages import note
 
-
-def note(message: str) -> None:
-    """Print ``codetok: note: <message>`` on stderr (one line; not an error)."""
-    sys.stderr.write(f"codetok: note: {message}\n")
+__all__ = ["encode_whole_inputs"]
 
 
 def _settings(tok: Any) -> list[str]:

@@ -187,7 +187,7 @@ def test_ctrl_c_exits_130_without_a_traceback(source_file, monkeypatch, capsys):
     def interrupted(path):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("codetok.cli._read_source", interrupted)
+    monkeypatch.setattr("codetok.cli.read_source", interrupted)
     assert main(["encode", str(source_file)]) == 130
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == "codetok: interrupted\n"
@@ -414,3 +414,46 @@ def test_messages_name_cli_flags_not_python_arguments(tmp_path, capsys):
     assert main(["train", str(tmp_path / "empty"), "-o", out, "-q"]) == 2
     line = _one_error_line(capsys.readouterr().err)
     assert "--languages" in line and "languages=" not in line
+
+
+@pytest.mark.parametrize("command", ["encode", "lex"])
+def test_a_non_code_file_needs_language(command, tmp_path, capsys):
+    """README.md / notes.txt are refused with a pointer to --language, not read as Python
+    without a word; with --language they are read (issue 11 item 16)."""
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "# Title\n\nSome prose with code: `import os`.\n\n    def f(x):\n        return x\n"
+    )
+    notes = tmp_path / "notes.txt"
+    notes.write_text("import os\nprint(os.getcwd())\n")
+    for path, ext in ((readme, ".md"), (notes, ".txt")):
+        assert main([command, str(path)]) == 2
+        line = _one_error_line(capsys.readouterr().err)
+        assert f"{path}: {ext} is not" in line and "pass --language NAME" in line
+        assert ".py" in line and ".java" in line
+    assert main([command, str(notes), "--language", "python"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out and captured.err == ""
+
+
+@pytest.mark.parametrize("command", ["encode", "lex"])
+def test_a_language_guessed_from_content_is_named_on_stderr(command, tmp_path, monkeypatch, capsys):
+    import io
+
+    script = tmp_path / "build"  # no extension, no shebang
+    script.write_text(SOURCE, encoding="utf-8")
+    assert main([command, str(script)]) == 0
+    assert capsys.readouterr().err == (
+        f"codetok: note: {script}: no --language and no known extension; read as python "
+        "(detected from its content)\n"
+    )
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(SOURCE.encode())))
+    assert main([command, "-"]) == 0
+    assert "note: standard input: no --language" in capsys.readouterr().err
+    shebang = tmp_path / "run"
+    shebang.write_text("#!/usr/bin/env python3\n" + SOURCE, encoding="utf-8")
+    py = tmp_path / "greeter.py"
+    py.write_text(SOURCE, encoding="utf-8")
+    for path in (shebang, py):
+        assert main([command, str(path)]) == 0
+        assert capsys.readouterr().err == ""
