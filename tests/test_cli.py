@@ -457,3 +457,14 @@ def test_a_language_guessed_from_content_is_named_on_stderr(command, tmp_path, m
     for path in (shebang, py):
         assert main([command, str(path)]) == 0
         assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("flag", ["--max-tokens", "--max-docstring-tokens"])
+@pytest.mark.parametrize("value", ["0", "-3"])
+def test_pairs_budgets_below_one_are_refused(flag, value, source_file, tmp_path, capsys):
+    """A budget of 0 would write empty code or docstrings for every pair (issue 11 item 17)."""
+    out = tmp_path / "pairs.jsonl"
+    assert main(["pairs", str(source_file), "-o", str(out), flag, value]) == 2
+    line = _one_error_line(capsys.readouterr().err)
+    assert f"{flag} must be at least 1" in line and f"got {value}" in line
+    assert not out.exists()

@@ -251,6 +251,15 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     from ...cli_tokenizers import encode_whole_inputs
 
     check_output_path(args.output)
+    for flag, value in (
+        ("--max-tokens", args.max_tokens),
+        ("--max-docstring-tokens", args.max_docstring_tokens),
+    ):
+        if value is not None and value < 1:
+            raise ConfigurationError(
+                f"{flag} must be at least 1 (got {value}): it is a token budget per "
+                f"function; leave {flag} out for no limit"
+            )
     files = iter_source_files(args.dir, args.language)
     encoder = None
     if not args.no_ids:
@@ -312,7 +321,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="tokenizer.json, CodeTokenizer file or model folder (default: codetok's code "
         "tokenizer)",
     )
-    p.add_argument("--max-tokens", type=int, metavar="N", help="code token budget")
+    p.add_argument(
+        "--max-tokens", type=int, metavar="N", help="code token budget per function (at least 1)"
+    )
     p.add_argument("--max-docstring-tokens", type=int, metavar="N")
     p.add_argument(
         "--language",
