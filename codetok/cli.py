@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from .cli_formats import code_encoding_text, lex_json, lex_table, text_encoding_text
 from .cli_inputs import check_input_files, choose_language, read_error, read_source, source_path
 from .cli_messages import cli_message
-from .cli_output import check_output_path, json_text, write_output
+from .cli_output import check_output_path, write_output
+from .cli_progress import Progress
 from .cli_tokenizers import encode_whole_inputs
 from .errors import CodetokError
+
+_BIG = 1 << 20  # bytes of input from which the progress line shows before a native call
 
 EPILOG_LEX = """examples:
   codetok lex app.py
@@ -52,53 +57,26 @@ EPILOG_ANALYZE = """examples:
 """
 
 
+def _shown_name(file: str) -> str:
+    """The input as the progress line and the HTML title show it."""
+    return "stdin" if file == "-" else Path(file).name
+
+
 def cmd_lex(args: argparse.Namespace) -> int:
-    from .code import LexemeKind, lex
+    from .code import lex
 
     data = read_source(args.file)
     path = source_path(args.file)
-    lexemes = lex(data, choose_language(args.language, data, path), path=path)
-    if args.format == "json":
-        # column by column (a Lexeme per row costs more than the lexing itself)
-        kind_names = {k.value: k.name for k in LexemeKind}
-        names = lexemes.type_names
-        columns = zip(
-            [kind_names[k] for k in lexemes.kinds.tolist()],
-            lexemes.texts(),
-            [names[t] for t in lexemes.node_types.tolist()],
-            [names[t] for t in lexemes.parent_types.tolist()],
-            lexemes.byte_starts.tolist(),
-            lexemes.byte_ends.tolist(),
-            lexemes.char_starts.tolist(),
-            lexemes.char_ends.tolist(),
-            lexemes.lines.tolist(),
-            lexemes.cols.tolist(),
-            strict=True,
-        )
-        rows = [
-            {
-                "kind": kind,
-                "text": text,
-                "node_type": node_type,
-                "parent_type": parent_type,
-                "byte_span": [bs, be],
-                "char_span": [cs, ce],
-                "line": line,
-                "col": col,
-            }
-            for kind, text, node_type, parent_type, bs, be, cs, ce, line, col in columns
-        ]
-        doc = {"language": lexemes.language, "lexemes": rows}
-        write_output(None, json_text(doc) + "\n")  # one write: dump() writes per item
-        return 0
-    lines = [f"# {args.file}: {lexemes.language}, {len(lexemes)} lexemes\n"]
-    for lx in lexemes:
-        if not args.all and lx.kind.name in ("WHITESPACE",):
-            continue
-        lines.append(
-            f"{lx.line:>5}:{lx.col:<4} {lx.kind.name:<12} {lx.node_type:<24} {lx.text!r}\n"
-        )
-    write_output(None, "".join(lines))
+    language = choose_language(args.language, data, path)
+    with Progress(f"codetok lex {_shown_name(args.file)}") as progress:
+        progress.stage("lexing", now=len(data) >= _BIG)
+        lexemes = lex(data, language, path=path)
+        progress.stage("formatting", total=len(lexemes))
+        if args.format == "json":
+            text = lex_json(lexemes)
+        else:
+            text = lex_table(lexemes, args.file, whitespace=args.all, progress=progress)
+    write_output(None, text, json=args.format == "json")
     return 0
 
 
@@ -140,10 +118,6 @@ def _load_any_tokenizer(spec: str):
     return _load_tokenizer(spec)
 
 
-def _write(args: argparse.Namespace, text: str) -> None:
-    write_output(args.output, text)
-
-
 def cmd_encode(args: argparse.Namespace) -> int:
     from .code import CodeTokenizer
 
@@ -151,46 +125,38 @@ def cmd_encode(args: argparse.Namespace) -> int:
         check_output_path(args.output)
     tok = CodeTokenizer.default() if args.tokenizer is None else _load_any_tokenizer(args.tokenizer)
     data = read_source(args.file)
+    name = _shown_name(args.file)
     if not isinstance(tok, CodeTokenizer):
+        if args.format == "html":
+            raise CodetokError("--format html needs a code tokenizer (omit --tokenizer)")
         if not args.keep_padding_truncation:
             encode_whole_inputs(tok, args.tokenizer, "--keep-padding-truncation keeps them")
-        return _encode_text(args, tok, data)
-    path = source_path(args.file)
-    enc = tok.encode(
-        data,
-        choose_language(args.language, data, path),
-        path=path,
-        drop_comments=args.drop_comments or None,
-        drop_docstrings=args.drop_docstrings or None,
-        normalize_whitespace=args.normalize_whitespace or None,
-    )
-    if args.format == "ids":
-        _write(args, " ".join(map(str, enc.ids)) + "\n")
-    elif args.format == "tokens":
-        _write(args, " ".join(enc.tokens) + "\n")
-    elif args.format == "html":
-        from .code.uses.html import render_html
-
-        _write(args, render_html(enc, title=Path(args.file).name if args.file != "-" else "stdin"))
     else:
-        _write(args, json_text(enc.to_dict()) + "\n")
-    return 0
-
-
-def _encode_text(args: argparse.Namespace, tok, data: bytes) -> int:
-    if args.format == "html":
-        raise CodetokError("--format html needs a code tokenizer (omit --tokenizer)")
-    text = data.decode("utf-8", "surrogateescape")
-    enc = tok.encode(text, add_special_tokens=not args.no_special_tokens)
-    if args.format == "ids":
-        _write(args, " ".join(map(str, enc.ids)) + "\n")
-    elif args.format == "tokens":
-        _write(args, " ".join(enc.tokens) + "\n")
-    else:
-        _write(
-            args,
-            json.dumps({"ids": enc.ids, "tokens": enc.tokens, "offsets": enc.offsets}) + "\n",
-        )
+        path = source_path(args.file)
+        language = choose_language(args.language, data, path)
+    with Progress(f"codetok encode {name}") as progress:
+        progress.stage("encoding", now=len(data) >= _BIG)
+        if isinstance(tok, CodeTokenizer):
+            enc = tok.encode(
+                data,
+                language,
+                path=path,
+                drop_comments=args.drop_comments or None,
+                drop_docstrings=args.drop_docstrings or None,
+                normalize_whitespace=args.normalize_whitespace or None,
+            )
+            progress.stage(f"formatting {args.format}")
+            text = code_encoding_text(enc, args.format, name)
+        else:
+            source = data.decode("utf-8", "surrogateescape")
+            enc = tok.encode(source, add_special_tokens=not args.no_special_tokens)
+            progress.stage(f"formatting {args.format}")
+            text = text_encoding_text(enc, args.format)
+        if args.output:  # the progress line is erased before anything goes to stdout
+            progress.stage("writing")
+            write_output(args.output, text, json=args.format == "json")
+    if not args.output:
+        write_output(None, text, json=args.format == "json")
     return 0
 
 
@@ -220,15 +186,23 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     for spec, tok in toks.items():
         encode_whole_inputs(tok, spec, "analyze measures whole lines")
 
-    def corpus():
+    def corpus(progress: Progress) -> Iterator[str]:
+        done = 0
         for f in args.files:
             try:
                 with open(f, encoding="utf-8", errors="surrogateescape") as fh:
-                    yield from fh
+                    for line in fh:
+                        progress.advance(len(line))  # chars for bytes: close enough for a bar
+                        yield line
+                    done += os.fstat(fh.fileno()).st_size
             except OSError as e:
                 raise read_error(f, e) from None
+            progress.done = done
 
-    sys.stdout.write(compare(toks, corpus()).to_markdown() + "\n")
+    with Progress("codetok analyze") as progress:
+        progress.stage("measuring", total=sum(os.path.getsize(f) for f in args.files))
+        table = compare(toks, corpus(progress)).to_markdown()
+    write_output(None, table + "\n")
     return 0
 
 
@@ -236,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="codetok",
         description="Syntax-aware code tokenization and HF/tiktoken/SentencePiece-compatible subword tokenizers.",
+        epilog="Long runs show a progress line on stderr when it is a terminal; "
+        "CODETOK_PROGRESS=1 forces it, CODETOK_PROGRESS=0 hides it.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

@@ -7,75 +7,60 @@
   or Ctrl-C leaves the old file (or none), never a half-written or empty one.
 - What is written is always valid UTF-8. Source files that are not UTF-8 (a Latin-1 file,
   say) are read with ``surrogateescape``, so their undecodable bytes arrive here as lone
-  surrogates (U+DC80-U+DCFF). JSON writes them as ``\\udcXX`` escapes (:func:`json_text`:
-  ASCII text that ``json.loads`` turns back into the same surrogate, so the bytes round-trip),
-  and every other format shows the byte as ``\\xE9`` (:func:`visible_text`). The token ids
+  surrogates (U+DC80-U+DCFF), which no UTF-8 file can hold. JSON output writes them as
+  ``\\udcXX`` escapes (ASCII text that ``json.loads`` turns back into the same surrogate, so
+  the bytes round-trip; ``json=True``), every other output shows the byte as ``\\xE9``. The
+  escaping is done by two codec error handlers, ``codetok-json`` and ``codetok-visible``, so
+  the UTF-8 encoder runs once over the text and calls back only at a surrogate. The token ids
   never change: decoding them gives back the original bytes.
 
-Not handled here: reading inputs and choosing languages (:mod:`codetok.cli`).
+Not handled here: reading inputs and choosing languages (:mod:`codetok.cli_inputs`).
 """
 
 from __future__ import annotations
 
+import codecs
 import io
-import json
 import os
-import re
 import secrets
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from .errors import CodetokError
 
-__all__ = [
-    "check_output_path",
-    "atomic_output",
-    "open_output",
-    "write_output",
-    "json_text",
-    "visible_text",
-]
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
+__all__ = ["check_output_path", "atomic_output", "open_output", "write_output"]
 
 
-def _escape_byte(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
-        return f"\\x{code - 0xDC00:02X}"
-    return f"\\u{code:04x}"  # a lone surrogate that came in as text
+def _surrogates(exc: UnicodeError) -> tuple[str, int]:
+    """The characters UTF-8 could not encode (lone surrogates) and where to resume."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return exc.object[exc.start : exc.end], exc.end
 
 
-def visible_text(text: str) -> str:
-    """``text`` with every lone surrogate written out, so it encodes as UTF-8.
-
-    An undecodable byte (U+DC80-U+DCFF from ``surrogateescape``) becomes ``\\xNN`` with the
-    byte in hex; any other lone surrogate becomes ``\\uXXXX``.
-
-    >>> visible_text("caf\\udce9")
-    'caf\\\\xE9'
-    """
-    if text.isascii() or not _SURROGATE.search(text):
-        return text
-    return _SURROGATE.sub(_escape_byte, text)
+def _visible(exc: UnicodeError) -> tuple[str, int]:
+    """``codetok-visible``: an undecodable byte (U+DC80-U+DCFF) as ``\\xNN``, any other
+    lone surrogate as ``\\uXXXX``."""
+    chars, end = _surrogates(exc)
+    out = [
+        f"\\x{ord(c) - 0xDC00:02X}" if 0xDC80 <= ord(c) <= 0xDCFF else f"\\u{ord(c):04x}"
+        for c in chars
+    ]
+    return "".join(out), end
 
 
-def json_text(obj: Any) -> str:
-    """``obj`` as one line of JSON: non-ASCII text as is, lone surrogates as ``\\uXXXX``.
+def _json_escape(exc: UnicodeError) -> tuple[str, int]:
+    """``codetok-json``: a lone surrogate as the JSON escape ``\\uXXXX`` (it only occurs
+    inside JSON strings, where the escape reads back as the same character)."""
+    chars, end = _surrogates(exc)
+    return "".join(f"\\u{ord(c):04x}" for c in chars), end
 
-    ``json.dumps(..., ensure_ascii=False)`` would write a lone surrogate raw, which no
-    UTF-8 file can hold; the escape is ASCII and ``json.loads`` reads back the same string.
 
-    >>> json_text({"text": "é\\udce9"})
-    '{"text": "é\\\\udce9"}'
-    """
-    out = json.dumps(obj, ensure_ascii=False)
-    if out.isascii():
-        return out
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+codecs.register_error("codetok-visible", _visible)
+codecs.register_error("codetok-json", _json_escape)
 
 
 def check_output_path(path: str, flag: str = "-o") -> None:
@@ -111,7 +96,7 @@ def check_output_path(path: str, flag: str = "-o") -> None:
 
 
 @contextmanager
-def atomic_output(path: str) -> Iterator[IO[str]]:
+def atomic_output(path: str, *, json: bool = False) -> Iterator[IO[str]]:
     """A UTF-8 text file that replaces ``path`` when the block ends without an error.
 
     The text goes to a hidden temporary file in the same folder (so the final rename
@@ -120,10 +105,11 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
 
     Args:
         path: the file to write.
+        json: the text is JSON (lone surrogates become ``\\uXXXX``, not ``\\xNN``).
 
     Raises:
-        CodetokError: the temporary file cannot be created or written (the message gives
-            the reason); the exception of the block otherwise.
+        CodetokError: the temporary file cannot be created (the message gives the reason);
+            the exception of the block otherwise.
 
     >>> import tempfile, os
     >>> out = os.path.join(tempfile.mkdtemp(), "a.txt")
@@ -139,7 +125,8 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
     except OSError as e:
         raise CodetokError(f"{path}: cannot write ({e.strerror}); write elsewhere") from None
     try:
-        with open(fd, "w", encoding="utf-8", newline="") as f:
+        errors = "codetok-json" if json else "codetok-visible"
+        with open(fd, "w", encoding="utf-8", errors=errors, newline="") as f:
             yield f
         if target.exists():
             os.chmod(tmp, target.stat().st_mode & 0o7777)
@@ -150,46 +137,63 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
 
 
 @contextmanager
-def open_output(path: str | None) -> Iterator[IO[str]]:
+def open_output(path: str | None, *, json: bool = False) -> Iterator[IO[str]]:
     """A UTF-8 text stream to the file ``path`` (see :func:`atomic_output`) or, for None or
-    ``-``, to standard output (UTF-8 whatever the locale says).
+    ``-``, to standard output (UTF-8 whatever the locale says); lone surrogates are escaped.
 
     Args:
         path: the output file, or None / ``-`` for standard output.
+        json: the text is JSON (lone surrogates become ``\\uXXXX``, not ``\\xNN``).
 
     Raises:
         CodetokError: the file cannot be created.
+
+    >>> with open_output(None) as out:
+    ...     _ = out.write("caf\\udce9\\n")
+    caf\\xE9
     """
     if path is not None and path != "-":
-        with atomic_output(path) as f:
+        with atomic_output(path, json=json) as f:
             yield f
         return
+    errors = "codetok-json" if json else "codetok-visible"
     buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is None:  # a stream without bytes underneath (a StringIO, say)
-        yield sys.stdout
+    if buffer is None:  # a stream without bytes underneath (doctest's, say)
+        yield _Escaping(sys.stdout, errors)
         return
     sys.stdout.flush()
-    stream = io.TextIOWrapper(buffer, encoding="utf-8", newline="")
+    stream = io.TextIOWrapper(buffer, encoding="utf-8", errors=errors, newline="")
     try:
         yield stream
     finally:
         stream.detach()  # flushes, and leaves sys.stdout's buffer open
 
 
-def write_output(path: str | None, text: str) -> None:
+class _Escaping:
+    """A text stream that escapes lone surrogates before writing them to ``stream``."""
+
+    def __init__(self, stream: IO[str], errors: str) -> None:
+        self.stream, self.errors = stream, errors
+
+    def write(self, text: str) -> int:
+        return self.stream.write(text.encode("utf-8", self.errors).decode("utf-8"))
+
+
+def write_output(path: str | None, text: str, *, json: bool = False) -> None:
     """Write ``text`` to the file ``path`` (atomically) or, for None / ``-``, to standard
-    output, as UTF-8 with lone surrogates escaped by :func:`visible_text`.
+    output, as UTF-8 with lone surrogates escaped.
 
     Args:
         path: the output file, or None / ``-`` for standard output.
         text: what to write.
+        json: the text is JSON (lone surrogates become ``\\uXXXX``, not ``\\xNN``).
 
     Raises:
         CodetokError: the file cannot be written (the message gives the reason).
     """
     try:
-        with open_output(path) as f:
-            f.write(visible_text(text))
+        with open_output(path, json=json) as f:
+            f.write(text)
     except OSError as e:
         if isinstance(e, BrokenPipeError) or path is None or path == "-":
             raise

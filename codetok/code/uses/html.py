@@ -60,17 +60,14 @@ def _hex(match: re.Match[str]) -> str:
     return f"\\x{code - 0xDC00:02X}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
 
-def _escape(text: str, *, quote: bool = False) -> str:
+def _escape(text: str) -> str:
     """HTML-escaped text with lone surrogates written as ``\\xNN`` / ``\\uXXXX``."""
-    return _SURROGATE.sub(_hex, html.escape(text, quote=quote))
+    return _SURROGATE.sub(_hex, html.escape(text))
 
 
 def _escape_code(text: str) -> str:
     """HTML-escaped source text; each undecodable byte is a marked ``\\xNN`` box."""
-    out = html.escape(text, quote=False)
-    if out.isascii() or not _SURROGATE.search(out):
-        return out
-    return _SURROGATE.sub(_byte_box, out)
+    return _SURROGATE.sub(_byte_box, html.escape(text))
 
 
 def _byte_box(match: re.Match[str]) -> str:
@@ -96,6 +93,10 @@ def render_html(encoding: CodeEncoding, *, title: str = "codetok") -> str:
     True
     """
     text = encoding.lexemes.source_text
+    # the surrogate escapes cost a regex per token: only for sources that need them
+    dirty = _SURROGATE.search(text) is not None
+    escape = _escape if dirty else html.escape
+    escape_code = _escape_code if dirty else html.escape
     kinds = encoding.kind_list()
     node_types = encoding.node_types
     lex = encoding.lexeme_indices.tolist()
@@ -105,18 +106,15 @@ def render_html(encoding: CodeEncoding, *, title: str = "codetok") -> str:
     for i, (a, b) in enumerate(encoding.spans.tolist()):
         kind = kinds[i]
         color = _COLORS.get(kind, "#111827")
-        tip = _escape(
-            f"{encoding.tokens[i]} | id {encoding.ids[i]} | {kind.name} | {node_types[i]}",
-            quote=True,
-        )
+        tip = escape(f"{encoding.tokens[i]} | id {encoding.ids[i]} | {kind.name} | {node_types[i]}")
         if a == b:  # a zero-width reserved token
-            label = _escape(encoding.tokens[i].strip("<>"))
+            label = escape(encoding.tokens[i].strip("<>"))
             body.append(f'<span class="m" style="background:{color}" title="{tip}">{label}</span>')
             continue
         alt = not alt if lex[i] == prev_lex else False
         prev_lex = lex[i]
         cls = "t alt" if alt else "t"
-        piece = _escape_code(text[a:b])
+        piece = escape_code(text[a:b])
         body.append(f'<span class="{cls}" style="color:{color}" title="{tip}">{piece}</span>')
     legend = "".join(
         f'<span><b style="background:{c}"></b>{k.name}</span>' for k, c in _COLORS.items()

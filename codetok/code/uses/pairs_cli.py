@@ -144,12 +144,12 @@ def write_jsonl(records: Iterable[dict[str, Any]], path: str | os.PathLike[str])
     >>> write_jsonl([{"a": 1}], "/tmp/pairs.jsonl")  # doctest: +SKIP
     1
     """
-    from ...cli_output import json_text, open_output
+    from ...cli_output import open_output
 
     n = 0
-    with open_output(os.fspath(path)) as fh:
+    with open_output(os.fspath(path), json=True) as fh:
         for rec in records:
-            fh.write(json_text(rec) + "\n")
+            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             n += 1
     return n
 
