@@ -83,9 +83,11 @@ def cmd_lex(args: argparse.Namespace) -> int:
 def cmd_split(args: argparse.Namespace) -> int:
     from .code import split_identifier
 
+    lines = []
     for name in args.identifiers:
         parts = split_identifier(name, statistical=args.statistical)
-        sys.stdout.write(f"{name}\t{' '.join(parts.parts)}\n")
+        lines.append(f"{name}\t{' '.join(parts.parts)}\n")
+    write_output(None, "".join(lines))
     return 0
 
 
@@ -173,7 +175,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         min_frequency=args.min_frequency,
         show_progress=not args.quiet,
     )
-    write_output(args.output, tok.to_str())
+    write_output(args.output, tok.to_str(), json=True)
     sys.stderr.write(f"wrote {args.output}: {tok!r}\n")
     return 0
 

@@ -468,3 +468,10 @@ def test_pairs_budgets_below_one_are_refused(flag, value, source_file, tmp_path,
     line = _one_error_line(capsys.readouterr().err)
     assert f"{flag} must be at least 1" in line and f"got {value}" in line
     assert not out.exists()
+
+
+def test_split_of_a_non_utf8_argument_prints_utf8(capsysbinary):
+    """A command-line argument that is not UTF-8 reaches Python as surrogates (item 11)."""
+    assert main(["split", "caf\udce9Name"]) == 0
+    out = capsysbinary.readouterr().out.decode("utf-8")
+    assert out.startswith("caf\\xE9Name\t") and out.endswith(" Name\n")
