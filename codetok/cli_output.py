@@ -101,7 +101,9 @@ def atomic_output(path: str, *, json: bool = False) -> Iterator[IO[str]]:
 
     The text goes to a hidden temporary file in the same folder (so the final rename
     cannot cross file systems); on any exception, Ctrl-C included, the temporary file is
-    removed and ``path`` is left as it was. A symlink at ``path`` is followed.
+    removed and ``path`` is left as it was. A symlink at ``path`` is followed. A path that
+    is not a regular file (``/dev/null``, a named pipe) is written in place: replacing it
+    would destroy it.
 
     Args:
         path: the file to write.
@@ -119,13 +121,17 @@ def atomic_output(path: str, *, json: bool = False) -> Iterator[IO[str]]:
     'hi\\n'
     """
     target = Path(os.path.realpath(path))
+    errors = "codetok-json" if json else "codetok-visible"
+    if target.exists() and not target.is_file():
+        with open(target, "w", encoding="utf-8", errors=errors, newline="") as f:
+            yield f
+        return
     tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except OSError as e:
         raise CodetokError(f"{path}: cannot write ({e.strerror}); write elsewhere") from None
     try:
-        errors = "codetok-json" if json else "codetok-visible"
         with open(fd, "w", encoding="utf-8", errors=errors, newline="") as f:
             yield f
         if target.exists():

@@ -475,3 +475,23 @@ def test_split_of_a_non_utf8_argument_prints_utf8(capsysbinary):
     assert main(["split", "caf\udce9Name"]) == 0
     out = capsysbinary.readouterr().out.decode("utf-8")
     assert out.startswith("caf\\xE9Name\t") and out.endswith(" Name\n")
+
+
+def test_output_to_a_named_pipe_is_written_in_place(source_file, tmp_path, capsys):
+    """-o onto a FIFO (or /dev/null) writes into it; it is not replaced by a regular file."""
+    import os
+    import stat
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    fifo = tmp_path / "ids.fifo"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        assert main(["encode", str(source_file), "-o", str(fifo)]) == 0
+        assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+        ids = os.read(reader, 1 << 16).split()
+    finally:
+        os.close(reader)
+    assert ids and all(x.isdigit() for x in ids)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["greeter.py", "ids.fifo"]
