@@ -16,11 +16,15 @@ Statistics (totals over the corpus, not averages of per-text ratios):
 Any codetok :class:`~codetok.Tokenizer` works, and, duck-typed, any object whose
 ``encode(text)`` returns ids or something with ``.ids`` (HF ``tokenizers.Tokenizer``,
 ``transformers`` tokenizers). A ``tiktoken.Encoding`` is recognised and encoded with
-``encode_ordinary``. Post-processor tokens (``[CLS]``…) are not counted. No pandas needed.
+``encode_ordinary``. Post-processor tokens (``[CLS]``…) are not counted, and neither is
+padding: a tokenizer configured to pad or truncate (a BERT ``tokenizer.json`` pads and
+truncates to 128, say) is measured through a copy with both turned off, so every text counts
+whole and unpadded; the tokenizer passed in keeps its settings. No pandas needed.
 """
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -93,6 +97,22 @@ def _vocab_size(tok: Any) -> int | None:
     return None
 
 
+def _whole_text_tokenizer(tok: Any) -> Any:
+    """``tok``, or a copy with padding and truncation off when it has them on (the HF
+    ``tokenizers`` API: ``padding`` / ``truncation`` properties, ``no_padding()`` /
+    ``no_truncation()``); padding would count pad tokens, truncation would drop text."""
+    pads = getattr(tok, "padding", None) and callable(getattr(tok, "no_padding", None))
+    cuts = getattr(tok, "truncation", None) and callable(getattr(tok, "no_truncation", None))
+    if not (pads or cuts):
+        return tok
+    tok = copy.deepcopy(tok)
+    if pads:
+        tok.no_padding()
+    if cuts:
+        tok.no_truncation()
+    return tok
+
+
 def as_encoder(tokenizer: Any, name: str | None = None) -> Encoder:
     """Wrap a tokenizer for :func:`analyze` / :func:`compare`.
 
@@ -103,7 +123,8 @@ def as_encoder(tokenizer: Any, name: str | None = None) -> Encoder:
         name: the table label (defaults to the class name).
 
     Returns:
-        An :class:`Encoder`.
+        An :class:`Encoder`. It encodes whole texts without padding: a tokenizer set to pad
+        or truncate is used through a copy with both off.
 
     Raises:
         ConfigurationError: the object has no ``encode`` method.
@@ -119,6 +140,8 @@ def as_encoder(tokenizer: Any, name: str | None = None) -> Encoder:
     ordinary = getattr(tokenizer, "encode_ordinary", None)
     if ordinary is not None and hasattr(tokenizer, "n_vocab"):  # tiktoken.Encoding
         return Encoder(label, lambda t: list(ordinary(t)), None, int(tokenizer.n_vocab))
+    if callable(getattr(tokenizer, "encode", None)):
+        tokenizer = _whole_text_tokenizer(tokenizer)
     encode = getattr(tokenizer, "encode", None)
     if not callable(encode):
         raise ConfigurationError(

@@ -1,19 +1,29 @@
 """The ``codetok`` command line.
 
 Each sub-command is a small function taking the parsed arguments; ``main`` wires them to
-``argparse``. Errors from codetok (bad files, unknown languages, bad options) are printed
-as one clear line on stderr with exit status 2, never as a traceback.
+``argparse``. Errors from codetok (bad files, unknown languages, bad options, an output path
+that cannot be written) are printed as one clear line on stderr with exit status 2, never as
+a traceback; Ctrl-C prints ``codetok: interrupted`` and exits with 130. Output is written by
+:mod:`codetok.cli_output`: checked before the work, atomically, always valid UTF-8.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from .cli_formats import code_encoding_text, lex_json, lex_table, text_encoding_text
+from .cli_inputs import check_input_files, choose_language, read_error, read_source, source_path
+from .cli_messages import cli_message
+from .cli_output import check_output_path, write_output
+from .cli_progress import Progress
+from .cli_tokenizers import encode_whole_inputs
 from .errors import CodetokError
+
+_BIG = 1 << 20  # bytes of input from which the progress line shows before a native call
 
 EPILOG_LEX = """examples:
   codetok lex app.py
@@ -47,80 +57,37 @@ EPILOG_ANALYZE = """examples:
 """
 
 
-def _read_source(path: str) -> bytes:
-    """The file's bytes; ``-`` reads standard input."""
-    if path == "-":
-        return sys.stdin.buffer.read()
-    p = Path(path)
-    try:
-        return p.read_bytes()
-    except FileNotFoundError:
-        raise CodetokError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CodetokError(f"{path}: is a directory; pass a file") from None
-    except OSError as e:
-        raise CodetokError(f"{path}: cannot read ({e.strerror})") from None
-
-
-def _source_path(path: str) -> str | None:
-    """The path that tells the language, None for standard input."""
-    return None if path == "-" else path
+def _shown_name(file: str) -> str:
+    """The input as the progress line and the HTML title show it."""
+    return "stdin" if file == "-" else Path(file).name
 
 
 def cmd_lex(args: argparse.Namespace) -> int:
-    from .code import LexemeKind, lex
+    from .code import lex
 
-    data = _read_source(args.file)
-    lexemes = lex(data, args.language, path=_source_path(args.file))
-    out = sys.stdout
-    if args.format == "json":
-        # column by column (a Lexeme per row costs more than the lexing itself)
-        kind_names = {k.value: k.name for k in LexemeKind}
-        names = lexemes.type_names
-        columns = zip(
-            [kind_names[k] for k in lexemes.kinds.tolist()],
-            lexemes.texts(),
-            [names[t] for t in lexemes.node_types.tolist()],
-            [names[t] for t in lexemes.parent_types.tolist()],
-            lexemes.byte_starts.tolist(),
-            lexemes.byte_ends.tolist(),
-            lexemes.char_starts.tolist(),
-            lexemes.char_ends.tolist(),
-            lexemes.lines.tolist(),
-            lexemes.cols.tolist(),
-            strict=True,
-        )
-        rows = [
-            {
-                "kind": kind,
-                "text": text,
-                "node_type": node_type,
-                "parent_type": parent_type,
-                "byte_span": [bs, be],
-                "char_span": [cs, ce],
-                "line": line,
-                "col": col,
-            }
-            for kind, text, node_type, parent_type, bs, be, cs, ce, line, col in columns
-        ]
-        doc = {"language": lexemes.language, "lexemes": rows}
-        out.write(json.dumps(doc, ensure_ascii=False))  # one write: dump() writes per item
-        out.write("\n")
-        return 0
-    out.write(f"# {args.file}: {lexemes.language}, {len(lexemes)} lexemes\n")
-    for lx in lexemes:
-        if not args.all and lx.kind.name in ("WHITESPACE",):
-            continue
-        out.write(f"{lx.line:>5}:{lx.col:<4} {lx.kind.name:<12} {lx.node_type:<24} {lx.text!r}\n")
+    data = read_source(args.file)
+    path = source_path(args.file)
+    language = choose_language(args.language, data, path)
+    with Progress(f"codetok lex {_shown_name(args.file)}") as progress:
+        progress.stage("lexing", now=len(data) >= _BIG)
+        lexemes = lex(data, language, path=path)
+        progress.stage("formatting", total=len(lexemes))
+        if args.format == "json":
+            text = lex_json(lexemes)
+        else:
+            text = lex_table(lexemes, args.file, whitespace=args.all, progress=progress)
+    write_output(None, text, json=args.format == "json")
     return 0
 
 
 def cmd_split(args: argparse.Namespace) -> int:
     from .code import split_identifier
 
+    lines = []
     for name in args.identifiers:
         parts = split_identifier(name, statistical=args.statistical)
-        sys.stdout.write(f"{name}\t{' '.join(parts.parts)}\n")
+        lines.append(f"{name}\t{' '.join(parts.parts)}\n")
+    write_output(None, "".join(lines))
     return 0
 
 
@@ -154,61 +121,52 @@ def load_any_tokenizer(spec: str):
     return _load_tokenizer(spec)
 
 
-def _write(args: argparse.Namespace, text: str) -> None:
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-
-
 def cmd_encode(args: argparse.Namespace) -> int:
     from .code import CodeTokenizer
 
+    if args.output:
+        check_output_path(args.output)
     tok = CodeTokenizer.default() if args.tokenizer is None else load_any_tokenizer(args.tokenizer)
-    data = _read_source(args.file)
+    data = read_source(args.file)
+    name = _shown_name(args.file)
     if not isinstance(tok, CodeTokenizer):
-        return _encode_text(args, tok, data)
-    enc = tok.encode(
-        data,
-        args.language,
-        path=_source_path(args.file),
-        drop_comments=args.drop_comments or None,
-        drop_docstrings=args.drop_docstrings or None,
-        normalize_whitespace=args.normalize_whitespace or None,
-    )
-    if args.format == "ids":
-        _write(args, " ".join(map(str, enc.ids)) + "\n")
-    elif args.format == "tokens":
-        _write(args, " ".join(enc.tokens) + "\n")
-    elif args.format == "html":
-        from .code.uses.html import render_html
-
-        _write(args, render_html(enc, title=Path(args.file).name if args.file != "-" else "stdin"))
+        if args.format == "html":
+            raise CodetokError("--format html needs a code tokenizer (omit --tokenizer)")
+        if not args.keep_padding_truncation:
+            encode_whole_inputs(tok, args.tokenizer, "--keep-padding-truncation keeps them")
     else:
-        _write(args, json.dumps(enc.to_dict(), ensure_ascii=False) + "\n")
-    return 0
-
-
-def _encode_text(args: argparse.Namespace, tok, data: bytes) -> int:
-    if args.format == "html":
-        raise CodetokError("--format html needs a code tokenizer (omit --tokenizer)")
-    text = data.decode("utf-8", "surrogateescape")
-    enc = tok.encode(text, add_special_tokens=not args.no_special_tokens)
-    if args.format == "ids":
-        _write(args, " ".join(map(str, enc.ids)) + "\n")
-    elif args.format == "tokens":
-        _write(args, " ".join(enc.tokens) + "\n")
-    else:
-        _write(
-            args,
-            json.dumps({"ids": enc.ids, "tokens": enc.tokens, "offsets": enc.offsets}) + "\n",
-        )
+        path = source_path(args.file)
+        language = choose_language(args.language, data, path)
+    with Progress(f"codetok encode {name}") as progress:
+        progress.stage("encoding", now=len(data) >= _BIG)
+        if isinstance(tok, CodeTokenizer):
+            enc = tok.encode(
+                data,
+                language,
+                path=path,
+                drop_comments=args.drop_comments or None,
+                drop_docstrings=args.drop_docstrings or None,
+                normalize_whitespace=args.normalize_whitespace or None,
+            )
+            progress.stage(f"formatting {args.format}")
+            text = code_encoding_text(enc, args.format, name)
+        else:
+            source = data.decode("utf-8", "surrogateescape")
+            enc = tok.encode(source, add_special_tokens=not args.no_special_tokens)
+            progress.stage(f"formatting {args.format}")
+            text = text_encoding_text(enc, args.format)
+        if args.output:  # the progress line is erased before anything goes to stdout
+            progress.stage("writing")
+            write_output(args.output, text, json=args.format == "json")
+    if not args.output:
+        write_output(None, text, json=args.format == "json")
     return 0
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     from .code import CodeTokenizer
 
+    check_output_path(args.output)
     tok = CodeTokenizer.train(
         [Path(d) for d in args.dirs],
         languages=args.languages,
@@ -218,7 +176,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         min_frequency=args.min_frequency,
         show_progress=not args.quiet,
     )
-    tok.save(args.output)
+    write_output(args.output, tok.to_str(), json=True)
     sys.stderr.write(f"wrote {args.output}: {tok!r}\n")
     return 0
 
@@ -226,14 +184,28 @@ def cmd_train(args: argparse.Namespace) -> int:
 def cmd_analyze(args: argparse.Namespace) -> int:
     from .analysis import compare
 
+    check_input_files(args.files)
     toks = {spec: _load_tokenizer(spec) for spec in args.tokenizer}
+    for spec, tok in toks.items():
+        encode_whole_inputs(tok, spec, "analyze measures whole lines")
 
-    def corpus():
+    def corpus(progress: Progress) -> Iterator[str]:
+        done = 0
         for f in args.files:
-            with open(f, encoding="utf-8", errors="surrogateescape") as fh:
-                yield from fh
+            try:
+                with open(f, encoding="utf-8", errors="surrogateescape") as fh:
+                    for line in fh:
+                        progress.advance(len(line))  # chars for bytes: close enough for a bar
+                        yield line
+                    done += os.fstat(fh.fileno()).st_size
+            except OSError as e:
+                raise read_error(f, e) from None
+            progress.done = done
 
-    sys.stdout.write(compare(toks, corpus()).to_markdown() + "\n")
+    with Progress("codetok analyze") as progress:
+        progress.stage("measuring", total=sum(os.path.getsize(f) for f in args.files))
+        table = compare(toks, corpus(progress)).to_markdown()
+    write_output(None, table + "\n")
     return 0
 
 
@@ -241,6 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="codetok",
         description="Syntax-aware code tokenization and HF/tiktoken/SentencePiece-compatible subword tokenizers.",
+        epilog="Long runs show a progress line on stderr when it is a terminal; "
+        "CODETOK_PROGRESS=1 forces it, CODETOK_PROGRESS=0 hides it.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -294,6 +268,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--no-special-tokens", action="store_true", help="text tokenizers: no [CLS]/[SEP]..."
     )
+    p.add_argument(
+        "--keep-padding-truncation",
+        action="store_true",
+        help="text tokenizers: keep the padding and truncation saved in the tokenizer file "
+        "(by default the whole input is encoded, unpadded)",
+    )
     p.set_defaults(func=cmd_encode)
 
     p = sub.add_parser(
@@ -329,20 +309,33 @@ def build_parser() -> argparse.ArgumentParser:
     from .code.uses.pairs_cli import register as register_pairs
 
     register_pairs(sub)
+    for p in sub.choices.values():  # lets main() phrase errors with the sub-command's flags
+        p.set_defaults(cli_parser=p)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``codetok`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Entry point of the ``codetok`` console script: runs one sub-command and returns its
+    exit status (0 done, 2 a codetok error printed as one line, 130 Ctrl-C)."""
+    args = None
     try:
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except CodetokError as e:
-        sys.stderr.write(f"codetok: error: {e}\n")
+        message = cli_message(
+            str(e), getattr(args, "cli_parser", None), getattr(args, "command", "")
+        )
+        sys.stderr.write(f"codetok: error: {message}\n")
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("codetok: interrupted\n")
+        return 130
+    except OSError as e:  # not one of the reads and writes above, which say more
+        where = f"{e.filename}: " if e.filename else ""
+        sys.stderr.write(f"codetok: error: {where}{e.strerror or e}\n")
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

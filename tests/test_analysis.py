@@ -114,3 +114,21 @@ def test_plain_callable_encoder_and_errors():
         analyze(byte_tokenizer(), ["ok", b"bytes"])
     with pytest.raises(ConfigurationError, match="at least one"):
         compare({}, ["a"])
+
+
+def test_padding_and_truncation_are_not_counted(bert_dir, hf_tokenizers):
+    """A tokenizer.json that pads and truncates to 128 (BERT here) is measured on whole,
+    unpadded texts; the caller's tokenizer keeps its settings."""
+    from codetok import Tokenizer
+
+    path = str(bert_dir / "tokenizer.json")
+    corpus = ["a short line", "word " * 300]  # 2 and 300 tokens
+    plain = Tokenizer.from_file(path)
+    plain.no_padding()
+    plain.no_truncation()
+    expected = analyze(plain, corpus, name="bert")
+    assert expected["tokens"] == 303
+    for padded in (Tokenizer.from_file(path), hf_tokenizers.Tokenizer.from_file(path)):
+        assert padded.padding is not None and padded.truncation is not None
+        assert analyze(padded, corpus, name="bert") == expected
+        assert padded.padding is not None and padded.truncation is not None

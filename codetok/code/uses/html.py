@@ -5,11 +5,17 @@ token: every token is a ``<span>`` whose color says its kind and whose tooltip g
 token, its id and node type; alternate tokens of one lexeme get a thin underline so subword
 boundaries show. Zero-width reserved tokens (``<INDENT>``, ``<comment>``...) appear as small
 badges. The page has no scripts and no external resources.
+
+A source that is not UTF-8 (a Latin-1 file, say) reaches here with its undecodable bytes as
+lone surrogates (``surrogateescape``); each shows as ``\\xE9`` (the byte in hex) in a red
+box whose tooltip says so, and tooltips write it ``\\xE9`` too, so the page is valid UTF-8
+and the byte stays visible.
 """
 
 from __future__ import annotations
 
 import html
+import re
 
 from ..encoding import CodeEncoding
 from ..front.kinds import LexemeKind
@@ -40,10 +46,35 @@ pre span.t { border-radius: 2px; }
 pre span.alt { box-shadow: inset 0 -2px 0 #d1d5db; }
 pre span.m { font-size: 9px; vertical-align: super; padding: 0 2px; margin: 0 1px;
              border-radius: 3px; color: white; }
+pre span.nb { color: #dc2626; border: 1px solid #dc2626; border-radius: 2px; }
 .legend span { display: inline-block; margin: 0 .8em .3em 0; }
 .legend b { display: inline-block; width: .9em; height: .9em; margin-right: .3em;
             vertical-align: middle; border-radius: 2px; }
 """
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _hex(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code - 0xDC00:02X}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def _escape(text: str) -> str:
+    """HTML-escaped text with lone surrogates written as ``\\xNN`` / ``\\uXXXX``."""
+    return _SURROGATE.sub(_hex, html.escape(text))
+
+
+def _escape_code(text: str) -> str:
+    """HTML-escaped source text; each undecodable byte is a marked ``\\xNN`` box."""
+    return _SURROGATE.sub(_byte_box, html.escape(text))
+
+
+def _byte_box(match: re.Match[str]) -> str:
+    shown = _hex(match)
+    if not shown.startswith("\\x"):
+        return shown
+    return f'<span class="nb" title="byte 0{shown[1:]} is not UTF-8">{shown}</span>'
 
 
 def render_html(encoding: CodeEncoding, *, title: str = "codetok") -> str:
@@ -62,6 +93,10 @@ def render_html(encoding: CodeEncoding, *, title: str = "codetok") -> str:
     True
     """
     text = encoding.lexemes.source_text
+    # the surrogate escapes cost a regex per token: only for sources that need them
+    dirty = _SURROGATE.search(text) is not None
+    escape = _escape if dirty else html.escape
+    escape_code = _escape_code if dirty else html.escape
     kinds = encoding.kind_list()
     node_types = encoding.node_types
     lex = encoding.lexeme_indices.tolist()
@@ -71,18 +106,15 @@ def render_html(encoding: CodeEncoding, *, title: str = "codetok") -> str:
     for i, (a, b) in enumerate(encoding.spans.tolist()):
         kind = kinds[i]
         color = _COLORS.get(kind, "#111827")
-        tip = html.escape(
-            f"{encoding.tokens[i]} | id {encoding.ids[i]} | {kind.name} | {node_types[i]}",
-            quote=True,
-        )
+        tip = escape(f"{encoding.tokens[i]} | id {encoding.ids[i]} | {kind.name} | {node_types[i]}")
         if a == b:  # a zero-width reserved token
-            label = html.escape(encoding.tokens[i].strip("<>"))
+            label = escape(encoding.tokens[i].strip("<>"))
             body.append(f'<span class="m" style="background:{color}" title="{tip}">{label}</span>')
             continue
         alt = not alt if lex[i] == prev_lex else False
         prev_lex = lex[i]
         cls = "t alt" if alt else "t"
-        piece = html.escape(text[a:b])
+        piece = escape_code(text[a:b])
         body.append(f'<span class="{cls}" style="color:{color}" title="{tip}">{piece}</span>')
     legend = "".join(
         f'<span><b style="background:{c}"></b>{k.name}</span>' for k, c in _COLORS.items()
@@ -90,7 +122,7 @@ def render_html(encoding: CodeEncoding, *, title: str = "codetok") -> str:
     note = "" if encoding.lossless else " (normalized: comments dropped or whitespace changed)"
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
-        f"<h3>{html.escape(title)}: {encoding.language}, {len(encoding)} tokens{note}</h3>"
+        f"<title>{_escape(title)}</title><style>{_STYLE}</style></head><body>"
+        f"<h3>{_escape(title)}: {encoding.language}, {len(encoding)} tokens{note}</h3>"
         f'<div class="legend">{legend}</div><pre>{"".join(body)}</pre></body></html>\n'
     )

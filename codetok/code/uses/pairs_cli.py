@@ -129,6 +129,11 @@ def pairs_from_files(
 def write_jsonl(records: Iterable[dict[str, Any]], path: str | os.PathLike[str]) -> int:
     """Write records as JSON Lines (UTF-8, one object per line).
 
+    The file is replaced only when every record was written (an error or Ctrl-C half-way
+    leaves the old file); text that holds undecodable bytes of a non-UTF-8 source (lone
+    surrogates) is written with ``\\udcXX`` escapes, so the file stays valid UTF-8 and
+    :func:`read_jsonl` gives back the same strings.
+
     Args:
         records: JSON-ready dicts.
         path: the output file (``-`` for stdout).
@@ -139,17 +144,13 @@ def write_jsonl(records: Iterable[dict[str, Any]], path: str | os.PathLike[str])
     >>> write_jsonl([{"a": 1}], "/tmp/pairs.jsonl")  # doctest: +SKIP
     1
     """
-    import sys
+    from ...cli_output import open_output
 
     n = 0
-    fh = sys.stdout if str(path) == "-" else open(path, "w", encoding="utf-8")  # noqa: SIM115
-    try:
+    with open_output(os.fspath(path), json=True) as fh:
         for rec in records:
             fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             n += 1
-    finally:
-        if fh is not sys.stdout:
-            fh.close()
     return n
 
 
@@ -237,11 +238,28 @@ def cmd_pairs(args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
+    from ...cli_output import check_output_path
+    from ...cli_tokenizers import encode_whole_inputs
+
+    check_output_path(args.output)
+    for flag, value in (
+        ("--max-tokens", args.max_tokens),
+        ("--max-docstring-tokens", args.max_docstring_tokens),
+    ):
+        if value is not None and value < 1:
+            raise ConfigurationError(
+                f"{flag} must be at least 1 (got {value}): it is a token budget per "
+                f"function; leave {flag} out for no limit"
+            )
     files = iter_source_files(args.dir, args.language)
     encoder = None
     if not args.no_ids:
+        tokenizer = load_tokenizer(args.tokenizer)
+        encode_whole_inputs(
+            tokenizer, args.tokenizer, "--max-tokens and --max-docstring-tokens set budgets"
+        )
         encoder = PairEncoder(
-            load_tokenizer(args.tokenizer),
+            tokenizer,
             max_code_tokens=args.max_tokens,
             max_docstring_tokens=args.max_docstring_tokens,
         )
@@ -294,7 +312,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="tokenizer.json, CodeTokenizer file or model folder (default: codetok's code "
         "tokenizer)",
     )
-    p.add_argument("--max-tokens", type=int, metavar="N", help="code token budget")
+    p.add_argument(
+        "--max-tokens", type=int, metavar="N", help="code token budget per function (at least 1)"
+    )
     p.add_argument("--max-docstring-tokens", type=int, metavar="N")
     p.add_argument(
         "--language",
