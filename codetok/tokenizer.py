@@ -771,14 +771,34 @@ class Tokenizer:
     ) -> str:
         """Ids back to text through the decoder.
 
+        Every id must name a token. HF ``tokenizers`` (0.23) drops an id it has no token
+        for and decodes the rest; codetok refuses to lose part of the input silently and
+        raises instead, as :meth:`CodeTokenizer.decode <codetok.code.CodeTokenizer.decode>`
+        does. The check holds whatever ``skip_special_tokens`` says: a skipped special
+        token is still a token.
+
         Args:
             ids: token ids (a list, numpy array or tensor of ints).
             skip_special_tokens: leave special tokens out.
             clean_up_tokenization_spaces: remove spaces before punctuation (BERT-style);
                 defaults to the tokenizer's ``clean_up_tokenization_spaces`` setting.
 
+        Returns:
+            The text.
+
         Raises:
-            VocabularyError: an id is not an int.
+            VocabularyError: an id is not an int, or is negative, or has no token (past
+                the vocabulary or in a gap of it); the message names the id, its position
+                and the vocabulary size.
+
+        >>> from codetok.models import WordLevel
+        >>> tok = Tokenizer(WordLevel({"a": 0, "b": 1, "<unk>": 2}, "<unk>"))
+        >>> tok.decode([0, 1])
+        'a b'
+        >>> tok.decode([0, 7])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        codetok.errors.VocabularyError: id 7 at position 1 has no token ... (vocabulary size 3, ids 0-2); ...
         """
         tokens: list[str] = []
         added = self.added.tokens
@@ -786,16 +806,17 @@ class Tokenizer:
         # HF decides "special" by the shown string: a normalized special token whose
         # normalized form differs from its content is kept (mirrored for parity).
         specials = self.added.special_contents() if skip_special_tokens else ()
-        for i in _as_id_list(ids):
+        for pos, i in enumerate(_as_id_list(ids)):
             if i in added:
                 shown = self.added.display(i, self._norm_fn)
                 if shown is None or shown in specials:
                     continue
                 tokens.append(shown)
                 continue
-            t = model_id_to_token(i)
-            if t is not None:
-                tokens.append(t)
+            t = model_id_to_token(i) if i >= 0 else None
+            if t is None:
+                raise self._no_token_error(i, pos)
+            tokens.append(t)
         text = self.decoder.decode(tokens) if self.decoder is not None else " ".join(tokens)
         if clean_up_tokenization_spaces is None:
             clean_up_tokenization_spaces = self.clean_up_tokenization_spaces
@@ -809,10 +830,32 @@ class Tokenizer:
         skip_special_tokens: bool = True,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> list[str]:
-        """:meth:`decode` over a batch."""
-        return [
-            self.decode(s, skip_special_tokens, clean_up_tokenization_spaces) for s in sequences
-        ]
+        """:meth:`decode` over a batch.
+
+        Raises:
+            VocabularyError: as :meth:`decode`, with the index of the sequence.
+        """
+        out = []
+        for k, s in enumerate(sequences):
+            try:
+                out.append(self.decode(s, skip_special_tokens, clean_up_tokenization_spaces))
+            except VocabularyError as e:
+                raise VocabularyError(f"sequence {k}: {e}") from e
+        return out
+
+    def _no_token_error(self, i: int, pos: int) -> VocabularyError:
+        """The error :meth:`decode` raises for id ``i`` at ``pos``, which has no token."""
+        size = self.get_vocab_size()
+        highest = max(self.get_vocab().values(), default=-1)
+        span = f"ids 0-{highest}" if highest >= 0 else "no ids"
+        if i < 0:
+            what = "is negative: token ids count from 0"
+        else:
+            what = "has no token in this tokenizer"
+        return VocabularyError(
+            f"id {i} at position {pos} {what} (vocabulary size {size}, {span}); "
+            "decode ids this tokenizer produced, or add the token first"
+        )
 
     # ------------------------------------------------------------------ transformers-style call
     def __call__(
