@@ -135,6 +135,9 @@ class Pipeline:
     ) -> Any:
         """``encode`` as the ``codetok.encoding.Encoding`` over it (built in C)."""
     def encode_ids(self, text: str, skip: Sequence[int]) -> list[int] | None: ...
+    def set_surrogates_to_python(self, on: bool) -> None:
+        """Give None for every text holding a surrogate code point (U+D800..U+DFFF), so the
+        Python path rewrites it first (``Tokenizer.surrogates == "replace"``)."""
     def encode_batch(
         self,
         texts: Sequence[str],

@@ -644,7 +644,20 @@ def _compile_unigram(tok: Tokenizer, model: Unigram) -> Plan | str:
 
 
 def compile_plan(tok: Tokenizer) -> Plan | str:
-    """The native plan of ``tok``, or the reason it runs the Python pipeline."""
+    """The native plan of ``tok``, or the reason it runs the Python pipeline.
+
+    With ``tok.surrogates == "replace"`` the plan gives ``None`` for a text holding a
+    surrogate, so ``Tokenizer._encode_one`` rewrites it first (tiktoken's rule) and encodes
+    the rewrite, natively again.
+    """
+    plan = _compile(tok)
+    if isinstance(plan, Plan) and tok.surrogates == "replace":
+        plan.core.set_surrogates_to_python(True)
+    return plan
+
+
+def _compile(tok: Tokenizer) -> Plan | str:
+    """:func:`compile_plan` before the surrogate policy is applied."""
     reason = python_reason()
     if reason is not None:
         return reason

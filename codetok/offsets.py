@@ -16,11 +16,15 @@ it is inserted at the very start.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 Span = tuple[int, int]
 
-__all__ = ["NormalizedString", "Span"]
+__all__ = ["NormalizedString", "Span", "replace_surrogates", "remap_offsets"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_PAIR_OR_LONE = re.compile("[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]")
 
 
 class NormalizedString:
@@ -180,3 +184,60 @@ class NormalizedString:
         return NormalizedString(
             self.text, self.base, None if self.align is None else list(self.align)
         )
+
+
+def replace_surrogates(text: str) -> tuple[str, list[int] | None] | None:
+    """tiktoken's reading of a str that holds surrogate code points, with its alignment.
+
+    A str with a surrogate (U+D800..U+DFFF) has no UTF-8 form, so tiktoken reads it again
+    through UTF-16 (``text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")``):
+    a high surrogate followed by a low one becomes the one character the pair spells, and
+    every other surrogate becomes U+FFFD. This does the same in one pass and also says where
+    each character came from, so offsets still index the caller's ``text``.
+
+    Args:
+        text: the caller's text.
+
+    Returns:
+        ``None`` when ``text`` holds no surrogate. Otherwise ``(rewritten, starts)``:
+        ``starts[k]`` is the index in ``text`` of ``rewritten[k]``, and
+        ``starts[len(rewritten)] == len(text)``; ``starts`` is ``None`` when no pair was
+        joined (the alignment is then the identity).
+
+    >>> replace_surrogates("a\\ud800b")
+    ('a\ufffdb', None)
+    >>> replace_surrogates("\\ud83d\\ude00!")
+    ('😀!', [0, 2, 3])
+    >>> replace_surrogates("plain") is None
+    True
+    """
+    if _SURROGATE.search(text) is None:
+        return None
+    out: list[str] = []
+    joined: list[int] = []  # index in text of the low half of each joined pair
+    last = 0
+    for m in _PAIR_OR_LONE.finditer(text):
+        start, end = m.span()
+        out.append(text[last:start])
+        if end - start == 2:
+            high, low = ord(text[start]), ord(text[start + 1])
+            out.append(chr(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)))
+            joined.append(start + 1)
+        else:
+            out.append("\ufffd")
+        last = end
+    out.append(text[last:])
+    rewritten = "".join(out)
+    if not joined:
+        return rewritten, None
+    lows = set(joined)
+    return rewritten, [i for i in range(len(text) + 1) if i not in lows]
+
+
+def remap_offsets(offsets: Iterable[Span], starts: list[int]) -> list[Span]:
+    """Offsets into a :func:`replace_surrogates` rewrite, as offsets into the original text.
+
+    >>> remap_offsets([(0, 1), (1, 2), (2, 2)], [0, 2, 3])
+    [(0, 2), (2, 3), (3, 3)]
+    """
+    return [(starts[a], starts[b]) for a, b in offsets]

@@ -31,7 +31,7 @@ from .encoding import BatchEncoding, Encoding
 from .errors import ConfigurationError, TruncationError, VocabularyError
 from .models import Model, _backend
 from .normalizers import Normalizer
-from .offsets import NormalizedString
+from .offsets import NormalizedString, remap_offsets, replace_surrogates
 from .pre_tokenizers import Anchor, PreTokenizer
 from .processors import PostProcessor, default_process
 from .truncation_padding import (
@@ -90,6 +90,7 @@ class Tokenizer:
         self.model_input_names: list[str] = ["input_ids", "token_type_ids", "attention_mask"]
         self.clean_up_tokenization_spaces = False
         self.special_tokens_map: dict[str, str] = {}
+        self.surrogates = "keep"
         #: ``(plan_key, plan or reason, CHANGES[0], added version, plan or None, the plan's
         #: fast state or None, the added vocabulary)`` (see :meth:`_plan`; the C entry of
         #: :meth:`encode` reads it).
@@ -97,7 +98,12 @@ class Tokenizer:
 
     # ------------------------------------------------------------------ components
     #: Attributes a compiled plan reads: replacing one counts as a change (``CHANGES``).
-    _PLAN_PARTS = frozenset({"model", "_normalizer", "pre_tokenizer", "post_processor", "added"})
+    _PLAN_PARTS = frozenset(
+        {"model", "_normalizer", "pre_tokenizer", "post_processor", "added", "_surrogates"}
+    )
+
+    #: What :attr:`surrogates` says when ``__init__`` did not run.
+    _surrogates = "keep"
 
     #: Settings that leave ``encode`` to the Python method: ``_plain`` says none is set.
     _CALL_SETTINGS = frozenset({"_truncation", "_padding"})
@@ -137,6 +143,52 @@ class Tokenizer:
             )
         self._normalizer = value
         self._norm_fn = None if value is None else value.normalize_str
+
+    @property
+    def surrogates(self) -> str:
+        """What encoding does with a surrogate code point (U+D800..U+DFFF) in a str.
+
+        Such a str has no UTF-8 form. HF ``tokenizers`` refuses it (``TypeError``);
+        tiktoken reads it again through UTF-16 with ``errors="replace"``. codetok takes it
+        either way, chosen per tokenizer:
+
+        - ``"keep"`` (the default, and what a ``tokenizer.json`` loads with): a surrogate
+          is a character like any other; byte-level models see the three bytes
+          ``surrogatepass`` writes (``ED A0 80`` for U+D800), so ``decode`` gives it back.
+          Native and Python pipelines agree.
+        - ``"replace"`` (what :func:`~codetok.formats.tiktoken_file.tokenizer_from_tiktoken`
+          sets): tiktoken's rule, so the ids are tiktoken's: a high surrogate followed by a
+          low one is the character the pair spells, any other surrogate is U+FFFD (see
+          :func:`codetok.offsets.replace_surrogates`). Offsets still index the caller's
+          str. A text holding a surrogate then takes the Python path for the rewrite and
+          is encoded natively after it.
+
+        Saved with codetok's settings (``to_str(settings=True)``, pickling, the binary
+        format), not in a plain ``tokenizer.json``, whose schema has no such field.
+
+        Raises:
+            ConfigurationError: set to anything but ``"keep"`` or ``"replace"``.
+
+        >>> from codetok.models import WordLevel
+        >>> from codetok.pre_tokenizers import WhitespaceSplit
+        >>> vocab = {"a": 0, "\\ufffd": 1, "<unk>": 2}
+        >>> tok = Tokenizer(WordLevel(vocab, "<unk>"), pre_tokenizer=WhitespaceSplit())
+        >>> tok.encode("a \\ud800").ids
+        [0, 2]
+        >>> tok.surrogates = "replace"
+        >>> tok.encode("a \\ud800").ids
+        [0, 1]
+        """
+        return self._surrogates
+
+    @surrogates.setter
+    def surrogates(self, value: str) -> None:
+        if value not in ("keep", "replace"):
+            raise ConfigurationError(
+                f"surrogates must be 'keep' (encode a surrogate as it is) or 'replace' "
+                f"(tiktoken's rule: U+FFFD, pairs joined), got {value!r}"
+            )
+        self._surrogates = value
 
     def __repr__(self) -> str:
         return (
@@ -384,8 +436,18 @@ class Tokenizer:
         >>> tok.pre_tokenize("hi  there")
         [('hi', (0, 2), None), ('there', (4, 9), None)]
         """
-        texts, anchors, tids = self._splits(_check_str(text), None)
-        return [_piece(t, a, tid) for t, a, tid in zip(texts, anchors, tids)]
+        text = _check_str(text)
+        starts = None
+        if self._surrogates == "replace":
+            replaced = replace_surrogates(text)
+            if replaced is not None:
+                text, starts = replaced  # tiktoken's rewrite (see ``surrogates``)
+        texts, anchors, tids = self._splits(text, None)
+        pieces = [_piece(t, a, tid) for t, a, tid in zip(texts, anchors, tids)]
+        if starts is not None:
+            spans = remap_offsets([span for _, span, _ in pieces], starts)
+            pieces = [(t, span, tid) for (t, _, tid), span in zip(pieces, spans)]
+        return pieces
 
     def _encode_one(
         self,
@@ -401,6 +463,16 @@ class Tokenizer:
                 enc = plan.encode(text, type_id, skip, trim)
                 if enc is not None:
                     return enc
+        if self._surrogates == "replace":
+            replaced = replace_surrogates(text)
+            if replaced is not None:
+                fixed, starts = replaced
+                # The rewrite has no surrogate: the plan (if any) encodes it. With pairs
+                # joined the offsets move, so the post-processor trims them afterwards.
+                enc = self._encode_one(fixed, type_id, word_idx, skip, trim and starts is None)
+                if starts is not None:
+                    enc.offsets = remap_offsets(enc.offsets, starts)
+                return enc
         texts, anchors, tids = self._splits(text, skip)
         # Word ids: the piece index, or word_idx for every piece of a pre-tokenized word.
         w0, step = (0, 1) if word_idx is None else (word_idx, 0)
@@ -771,14 +843,34 @@ class Tokenizer:
     ) -> str:
         """Ids back to text through the decoder.
 
+        Every id must name a token. HF ``tokenizers`` (0.23) drops an id it has no token
+        for and decodes the rest; codetok refuses to lose part of the input silently and
+        raises instead, as :meth:`CodeTokenizer.decode <codetok.code.CodeTokenizer.decode>`
+        does. The check holds whatever ``skip_special_tokens`` says: a skipped special
+        token is still a token.
+
         Args:
             ids: token ids (a list, numpy array or tensor of ints).
             skip_special_tokens: leave special tokens out.
             clean_up_tokenization_spaces: remove spaces before punctuation (BERT-style);
                 defaults to the tokenizer's ``clean_up_tokenization_spaces`` setting.
 
+        Returns:
+            The text.
+
         Raises:
-            VocabularyError: an id is not an int.
+            VocabularyError: an id is not an int, or is negative, or has no token (past
+                the vocabulary or in a gap of it); the message names the id, its position
+                and the vocabulary size.
+
+        >>> from codetok.models import WordLevel
+        >>> tok = Tokenizer(WordLevel({"a": 0, "b": 1, "<unk>": 2}, "<unk>"))
+        >>> tok.decode([0, 1])
+        'a b'
+        >>> tok.decode([0, 7])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        codetok.errors.VocabularyError: id 7 at position 1 has no token ... (vocabulary size 3, ids 0-2); ...
         """
         tokens: list[str] = []
         added = self.added.tokens
@@ -786,16 +878,17 @@ class Tokenizer:
         # HF decides "special" by the shown string: a normalized special token whose
         # normalized form differs from its content is kept (mirrored for parity).
         specials = self.added.special_contents() if skip_special_tokens else ()
-        for i in _as_id_list(ids):
+        for pos, i in enumerate(_as_id_list(ids)):
             if i in added:
                 shown = self.added.display(i, self._norm_fn)
                 if shown is None or shown in specials:
                     continue
                 tokens.append(shown)
                 continue
-            t = model_id_to_token(i)
-            if t is not None:
-                tokens.append(t)
+            t = model_id_to_token(i) if i >= 0 else None
+            if t is None:
+                raise self._no_token_error(i, pos)
+            tokens.append(t)
         text = self.decoder.decode(tokens) if self.decoder is not None else " ".join(tokens)
         if clean_up_tokenization_spaces is None:
             clean_up_tokenization_spaces = self.clean_up_tokenization_spaces
@@ -809,10 +902,32 @@ class Tokenizer:
         skip_special_tokens: bool = True,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> list[str]:
-        """:meth:`decode` over a batch."""
-        return [
-            self.decode(s, skip_special_tokens, clean_up_tokenization_spaces) for s in sequences
-        ]
+        """:meth:`decode` over a batch.
+
+        Raises:
+            VocabularyError: as :meth:`decode`, with the index of the sequence.
+        """
+        out = []
+        for k, s in enumerate(sequences):
+            try:
+                out.append(self.decode(s, skip_special_tokens, clean_up_tokenization_spaces))
+            except VocabularyError as e:
+                raise VocabularyError(f"sequence {k}: {e}") from e
+        return out
+
+    def _no_token_error(self, i: int, pos: int) -> VocabularyError:
+        """The error :meth:`decode` raises for id ``i`` at ``pos``, which has no token."""
+        size = self.get_vocab_size()
+        highest = max(self.get_vocab().values(), default=-1)
+        span = f"ids 0-{highest}" if highest >= 0 else "no ids"
+        if i < 0:
+            what = "is negative: token ids count from 0"
+        else:
+            what = "has no token in this tokenizer"
+        return VocabularyError(
+            f"id {i} at position {pos} {what} (vocabulary size {size}, {span}); "
+            "decode ids this tokenizer produced, or add the token first"
+        )
 
     # ------------------------------------------------------------------ transformers-style call
     def __call__(

@@ -8,7 +8,8 @@ What :meth:`Tokenizer.to_dict <codetok.Tokenizer.to_dict>`, ``to_str``, ``save``
   ``padding``, ``added_tokens``, ``normalizer``, ``pre_tokenizer``, ``post_processor``,
   ``decoder``, ``model``;
 - codetok's own ``transformers``-style settings (``model_max_length``, sides,
-  ``model_input_names``, ``clean_up_tokenization_spaces``, ``special_tokens_map``) under
+  ``model_input_names``, ``clean_up_tokenization_spaces``, ``special_tokens_map``) and
+  the surrogate policy (``surrogates``, see :attr:`codetok.Tokenizer.surrogates`) under
   the single top-level key ``"codetok"``, written only when asked for, because HF
   ``tokenizers`` refuses files with unknown top-level keys;
 - errors: :class:`~codetok.errors.FormatError` naming the file and the JSON path (or the
@@ -30,7 +31,7 @@ from ._files import parse_json
 from ._ids import check_id
 from .added_tokens import AddedToken
 from .decoders import decoder_from_dict
-from .errors import FormatError
+from .errors import ConfigurationError, FormatError
 from .formats.json_numbers import hf_float
 from .models import model_from_dict
 from .normalizers import normalizer_from_dict
@@ -115,6 +116,8 @@ def codetok_settings(tok: Tokenizer) -> dict[str, Any]:
         ext["clean_up_tokenization_spaces"] = True
     if tok.special_tokens_map:
         ext["special_tokens_map"] = dict(tok.special_tokens_map)
+    if tok.surrogates != "keep":
+        ext["surrogates"] = tok.surrogates
     return ext
 
 
@@ -205,6 +208,10 @@ def from_dict(
         tok.model_input_names = list(ext.get("model_input_names", tok.model_input_names))
         tok.clean_up_tokenization_spaces = bool(ext.get("clean_up_tokenization_spaces", False))
         tok.special_tokens_map = dict(ext.get("special_tokens_map", {}))
+        try:
+            tok.surrogates = ext.get("surrogates", "keep")
+        except ConfigurationError as e:
+            raise FormatError(str(e), path=path, where="codetok.surrogates") from e
     return tok
 
 

@@ -140,8 +140,10 @@ class PipelineCore {
     }
     // ``encode_ids`` with the skipped ids sorted (``tokenizer_encode_ordinary``).
     py::object ids_of(PyObject* text, const std::vector<int32_t>& skip) const {
+        const StrView view = str_view(text);
+        if (left_to_python(view)) return py::none();
         codetok::Encoded& out = reused();
-        run_one(str_view(text),
+        run_one(view,
                 [&](const auto* t, size_t n) { kernel_->encode(t, n, skip, 0, false, out); });
         py::object result = out.ok ? py::object(int_list(out.ids.data(), out.ids.size())) : py::none();
         release(out);
@@ -229,6 +231,10 @@ class PipelineCore {
                              [&](size_t x, size_t y) { return views[x].n > views[y].n; });
         parallel_for(n, threads, [&](size_t i) {
             const size_t k = order[i];
+            if (left_to_python(views[k])) {
+                outs[k].ok = false;
+                return;
+            }
             with_units(views[k], [&](const auto* t, size_t len) {
                 kernel_->encode(t, len, sk, trim, want_offsets, outs[k]);
             });
@@ -249,9 +255,26 @@ class PipelineCore {
     codetok::Encoded& encode_one(PyObject* text, const std::vector<int32_t>& skip,
                                  int trim) const {
         codetok::Encoded& out = reused();
-        run_one(str_view(text),
+        const StrView view = str_view(text);
+        if (left_to_python(view)) {
+            out.clear();
+            out.ok = false;
+            return out;
+        }
+        run_one(view,
                 [&](const auto* t, size_t n) { kernel_->encode(t, n, skip, trim, true, out); });
         return out;
+    }
+    // A text the Python path takes: it holds a surrogate code point (U+D800..U+DFFF) and
+    // the tokenizer replaces surrogates as tiktoken does (``Tokenizer.surrogates``), which
+    // ``Tokenizer._encode_one`` does before it encodes the rewritten text natively.
+    bool left_to_python(const StrView& v) const {
+        if (!surrogates_to_python_ || v.kind == PyUnicode_1BYTE_KIND) return false;
+        bool found = false;
+        with_units(v, [&](const auto* t, size_t n) {
+            for (size_t k = 0; k < n && !found; ++k) found = t[k] >= 0xD800 && t[k] <= 0xDFFF;
+        });
+        return found;
     }
     static void release(codetok::Encoded& out) {
         if (out.ids.capacity() > (size_t{1} << 16)) out = codetok::Encoded();
@@ -269,6 +292,11 @@ class PipelineCore {
 
     static inline const std::vector<int32_t> kNoSkip{};
     std::unique_ptr<codetok::TextPipeline> kernel_;
+    bool surrogates_to_python_ = false;
+
+  public:
+    // Set once by ``codetok._plan`` right after the plan is built, before any encode.
+    void set_surrogates_to_python(bool on) { surrogates_to_python_ = on; }
 };
 
 // --------------------------------------------------------------------- Tokenizer.encode
@@ -659,6 +687,10 @@ void bind_pipeline(py::module_& m) {
         .def("encode_encoding", &PipelineCore::encode_encoding, py::arg("text"),
              py::arg("skip"), py::arg("trim"), py::arg("model_core"), py::arg("layout"))
         .def("encode_ids", &PipelineCore::encode_ids, py::arg("text"), py::arg("skip"))
+        .def("set_surrogates_to_python", &PipelineCore::set_surrogates_to_python,
+             py::arg("on"),
+             "Leave every text holding a surrogate code point to the Python path (None in "
+             "place of its result): ``Tokenizer.surrogates == \"replace\"``.")
         .def("encode_batch", &PipelineCore::encode_batch, py::arg("texts"), py::arg("skip"),
              py::arg("trim"), py::arg("threads"), py::arg("model_core"), py::arg("layout"),
              py::arg("encodings"))

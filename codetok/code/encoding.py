@@ -36,7 +36,8 @@ class CodeEncoding:
         byte_spans: ``int64`` array of shape (n, 2): byte spans into the UTF-8 source.
         lines: ``int64`` 1-based line of each token's start.
         language: canonical language name.
-        source_is_bytes: the input was bytes (decode with ``as_bytes=True`` to get it back).
+        source_is_bytes: the input was bytes (decode with ``as_bytes=True`` to get it back,
+            with ``from_bytes=True`` to get its ``surrogateescape`` text).
         lossless: ``decode(ids)`` gives back the source exactly. False when comments were
             dropped or whitespace normalized; decoding then gives the normalized source.
         lexemes: the lexeme stream the tokens come from.

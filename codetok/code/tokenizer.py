@@ -5,7 +5,8 @@
 :class:`~codetok.Tokenizer` on each piece (:class:`~codetok.code.routing.channels.Channel`).
 Reserved tokens (keywords, ``<INDENT>``, ``<NL>``, comment markers) are added special tokens
 of that tokenizer, each standing for an exact surface text, so ``decode`` is a table look-up
-and ``decode(encode(src).ids) == src`` for every input. Comments and docstrings use the same
+and ``decode(encode(src).ids) == src`` for every str, ``decode(ids, as_bytes=True) == src``
+for every bytes source (``from_bytes=True`` gives its ``surrogateescape`` text). Comments and docstrings use the same
 model (``comment_vocab="shared"``) or a second one whose ids follow the first.
 
 Save format: one JSON file, the code tokenizer's ``tokenizer.json`` (HF keys) plus a
@@ -292,7 +293,8 @@ class CodeTokenizer:
 
         Returns:
             A :class:`CodeEncoding`; ``decode(enc.ids)`` is the source exactly when
-            ``enc.lossless`` (otherwise the normalized source).
+            ``enc.lossless`` (otherwise the normalized source); for bytes, pass
+            ``as_bytes=True`` (the bytes) or ``from_bytes=True`` (their text).
 
         Raises:
             LanguageError: unknown language, or it cannot be detected.
@@ -487,34 +489,69 @@ class CodeTokenizer:
             lexemes=lexemes,
         )
 
-    def decode(self, ids: Iterable[int], /, *, as_bytes: bool = False) -> str | bytes:
+    def decode(
+        self, ids: Iterable[int], /, *, as_bytes: bool = False, from_bytes: bool = False
+    ) -> str | bytes:
         """Turn ids back into source code.
+
+        The ids stand for UTF-8 bytes (a str source is encoded with ``surrogatepass``, so a
+        lone surrogate is three bytes ``ED xx xx``; a bytes source is taken as is). Those
+        bytes alone cannot say which kind of source they came from: ``b"\\xed\\xa0\\x80"``
+        is both the str ``"\\ud800"`` and three invalid bytes. So:
+
+        - ``decode(ids)`` inverts a str source: ``decode(encode(s).ids) == s`` for every
+          str, lone surrogates included. Bytes that are not even surrogate-tolerant UTF-8
+          can only come from a bytes source and are read with ``surrogateescape``.
+        - ``decode(ids, as_bytes=True)`` gives the bytes: ``== src`` for every bytes source.
+        - ``decode(ids, from_bytes=True)`` gives a bytes source's text,
+          ``src.decode("utf-8", "surrogateescape")`` (its :attr:`Lexemes.source_text`, which
+          the spans index), for every bytes source: distinct bytes give distinct text.
+          Without it a bytes source holding encoded surrogates (``ED A0..BF xx``) would come
+          back as lone surrogates, the same text as other bytes (``ED B2 80`` and ``80``
+          would both read ``"\\udc80"``).
 
         Args:
             ids: ids from :meth:`encode`.
             as_bytes: return the UTF-8 bytes (use it for bytes input, to get invalid UTF-8
                 back byte for byte).
+            from_bytes: the ids came from a bytes source: return its ``surrogateescape``
+                text (:attr:`CodeEncoding.source_is_bytes` says which).
 
         Returns:
-            The source as str (invalid UTF-8 bytes become ``surrogateescape`` chars, as in
-            :attr:`Lexemes.source_text`), or bytes with ``as_bytes``.
+            The source as str, or bytes with ``as_bytes``.
 
         Raises:
             VocabularyError: an id outside the vocabulary.
+            ConfigurationError: both ``as_bytes`` and ``from_bytes``.
 
         >>> tok = CodeTokenizer()
-        >>> tok.decode(tok.encode(b"x = '\\xff'\\n", "python").ids, as_bytes=True)
-        b"x = '\\xff'\\n"
+        >>> enc = tok.encode(b"x = '\\xed\\xa0\\x80'\\n", "python")
+        >>> tok.decode(enc.ids, as_bytes=True)
+        b"x = '\\xed\\xa0\\x80'\\n"
+        >>> tok.decode(enc.ids, from_bytes=enc.source_is_bytes)
+        "x = '\\udced\\udca0\\udc80'\\n"
+        >>> tok.decode(enc.ids)  # what the str "x = '\\ud800'\\n" encodes to, too
+        "x = '\\ud800'\\n"
         """
+        if as_bytes and from_bytes:
+            raise ConfigurationError(
+                "decode takes as_bytes or from_bytes, not both: as_bytes=True returns the "
+                "bytes, from_bytes=True their surrogateescape text"
+            )
         table = self._bytes
         n = len(table)
         ids = list(ids)
-        for i in ids:
+        for pos, i in enumerate(ids):
             if not 0 <= i < n:
-                raise VocabularyError(f"id {i} is not in this tokenizer's vocabulary (size {n})")
+                raise VocabularyError(
+                    f"id {i} at position {pos} is not in this tokenizer's vocabulary "
+                    f"(size {n}, ids 0-{n - 1}); decode ids this tokenizer produced"
+                )
         data = b"".join([table[i] for i in ids])
         if as_bytes:
             return data
+        if from_bytes:
+            return data.decode("utf-8", "surrogateescape")
         try:
             return data.decode("utf-8", "surrogatepass")
         except UnicodeDecodeError:

@@ -9,10 +9,15 @@ Resolution order for ``name_or_path``:
    itself when it is a commit hash. ``<cache>`` is ``cache_dir``, else ``HF_HUB_CACHE``,
    else ``HF_HOME/hub``, else ``~/.cache/huggingface/hub``;
 3. the Hub, through ``huggingface_hub`` (imported only here, only then), unless
-   ``local_files_only`` or ``HF_HUB_OFFLINE`` is set. Only the tokenizer files are fetched.
+   ``local_files_only`` or ``HF_HUB_OFFLINE`` is set, or the name is not a repository id
+   (``name`` or ``org/name``; ``./no/such/dir`` and ``a/b/c`` are missing paths). Only the
+   tokenizer files are fetched, into the cache folder of step 2.
 
 When nothing is found, :class:`~codetok.errors.NotFoundError` lists the files looked for
-and every place looked in, and says why the Hub was not tried.
+and every place looked in, and says why the Hub was not tried or what it answered: the
+hub's own exceptions (``LocalEntryNotFoundError`` when it is offline or unreachable,
+``RepositoryNotFoundError``, ``RevisionNotFoundError``, ``GatedRepoError``,
+``HFValidationError``, ...) are chained to it (``__cause__``), never raised as they are.
 Not handled here: authentication options beyond what ``huggingface_hub`` reads from its
 environment, and repository types other than models.
 """
@@ -30,6 +35,8 @@ from .pretrained import TOKENIZER_FILES, load_pretrained_dir
 __all__ = ["from_pretrained", "default_cache_dir", "cached_snapshot"]
 
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
+# One part of a Hub repository id: word chars, '-', '.'; a word char at both ends.
+_ID_PART = re.compile(r"\w(?:[\w.-]{0,94}\w)?")
 # Files that are enough on their own to build a tokenizer.
 _SUFFICIENT = (
     "tokenizer.json",
@@ -118,16 +125,75 @@ def _offline_reason(local_files_only: bool) -> str | None:
     return None
 
 
-def _download(repo_id: str, revision: str | None, cache_dir: str | os.PathLike[str] | None) -> Path:
+def _not_a_repo_id(name: str) -> str | None:
+    """Why ``name`` cannot be a Hub repository id (the Hub's rules), or None when it can be.
+
+    >>> _not_a_repo_id("microsoft/codebert-base") is None
+    True
+    >>> _not_a_repo_id("./no/such/dir")
+    "a repository id is 'name' or 'org/name', with one '/' at most"
+    """
+    parts = name.split("/")
+    if len(parts) > 2:
+        return "a repository id is 'name' or 'org/name', with one '/' at most"
+    if not all(_ID_PART.fullmatch(p) for p in parts):
+        return (
+            "each part of a repository id is 1-96 letters, digits, '-', '_' or '.', "
+            "starting and ending with a letter, digit or '_'"
+        )
+    if "--" in name or ".." in name or name.endswith(".git"):
+        return "a repository id has no '--' or '..' and does not end in '.git'"
+    return None
+
+
+def _download(repo_id: str, revision: str | None, cache: Path) -> Path:
+    """The Hub snapshot of ``repo_id``'s tokenizer files in ``cache``.
+
+    Raises:
+        Exception: what ``huggingface_hub`` raises; :func:`from_pretrained` wraps the
+            hub's own errors (see :func:`_hub_errors`).
+    """
     import huggingface_hub  # lazy: optional dependency
 
     path = huggingface_hub.snapshot_download(
         repo_id,
         revision=revision,
-        cache_dir=None if cache_dir is None else os.fspath(cache_dir),
+        cache_dir=os.fspath(cache),
         allow_patterns=list(TOKENIZER_FILES),
     )
     return Path(path)
+
+
+def _hub_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions by which ``huggingface_hub`` says a repository or file is not
+    available: a missing, private, gated or disabled repository or revision (HTTP errors),
+    an invalid id, nothing cached while offline, no connection."""
+    from huggingface_hub import errors  # lazy: only after a download was tried
+
+    return (
+        errors.HfHubHTTPError,
+        errors.EntryNotFoundError,
+        errors.HFValidationError,
+        errors.OfflineModeIsEnabled,
+        ConnectionError,
+        TimeoutError,
+    )
+
+
+def _hub_mode() -> str:
+    """`` in offline mode (...)`` when huggingface_hub refuses the network, else ``""``."""
+    from huggingface_hub import constants  # lazy: only after a download was tried
+
+    if constants.is_offline_mode():
+        return (
+            " in offline mode (HF_HUB_OFFLINE or TRANSFORMERS_OFFLINE was set when it was imported)"
+        )
+    return ""
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def from_pretrained(
@@ -168,24 +234,40 @@ def from_pretrained(
         from .detect import load  # every local file or folder: told apart by content
 
         return load(local)
+    looked = f"cannot load a tokenizer for {raw!r}: looked for {', '.join(TOKENIZER_FILES)} in "
+    missing = f"the local path {local.absolute()} (no such folder or file)"
+    not_id = _not_a_repo_id(raw)
+    if not_id is not None:
+        raise NotFoundError(
+            f"{looked}{missing}. It is not a Hub repository id either ({not_id}), so neither "
+            "the HF cache nor the Hub was tried. Pass an existing folder, a tokenizer.json "
+            "or .tiktoken file, or a repository id such as 'microsoft/codebert-base'."
+        )
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     snap = cached_snapshot(raw, revision=revision, cache_dir=cache)
     if snap is not None and _has_tokenizer_files(snap):
         return load_pretrained_dir(snap)
-    reason = _offline_reason(local_files_only)
-    if reason is None:
-        return load_pretrained_dir(_download(raw, revision, cache_dir))
     repo = _repo_folder(cache, raw)
     rev = revision or "main"
-    where = [f"the local path {local} (no such folder or file)"]
+    where = [missing]
     if snap is not None:
         where.append(f"the cached snapshot {snap} (no tokenizer files in it)")
     else:
         where.append(
             f"the HF cache {repo}: no refs/{rev} and no snapshots/<commit> for revision {rev!r}"
         )
-    raise NotFoundError(
-        f"cannot load a tokenizer for {raw!r}: looked for {', '.join(TOKENIZER_FILES)} in "
-        + "; and in ".join(where)
-        + f". The Hub was not tried because {reason}."
-    )
+    looked += "; and in ".join(where)
+    reason = _offline_reason(local_files_only)
+    if reason is not None:
+        raise NotFoundError(f"{looked}. The Hub was not tried because {reason}.")
+    try:
+        folder = _download(raw, revision, cache)
+    except _hub_errors() as e:
+        raise NotFoundError(
+            f"{looked}; and on the Hub, repository {raw!r} at revision {rev!r}, through "
+            f"huggingface_hub{_hub_mode()}, which raised {type(e).__name__}: "
+            f"{_first_line(e)} Check the repository id and revision; for a private or gated "
+            "repository set HF_TOKEN; offline, fill this cache where the Hub is reachable, "
+            "or pass a local folder."
+        ) from e
+    return load_pretrained_dir(folder)

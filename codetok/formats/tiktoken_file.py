@@ -27,6 +27,14 @@ How the tokenizer is built:
   special id even when the special token is not allowed (the built-in patterns never do);
   ``Tokenizer.encode(..., allowed_special=..., disallowed_special=...)`` gives tiktoken's
   policy (tiktoken's defaults are ``allowed_special=set()``, ``disallowed_special="all"``).
+- Surrogates: a str holding a surrogate code point (U+D800..U+DFFF) has no UTF-8 form;
+  tiktoken reads it again through UTF-16 with ``errors="replace"`` (a high and low pair
+  becomes the character it spells, any other surrogate U+FFFD) and encodes that. These
+  tokenizers do the same (``Tokenizer.surrogates == "replace"``), so ``"a\\ud800b"`` gives
+  tiktoken's ids, those of ``"a\\ufffdb"``; offsets still index the caller's str. The
+  setting is saved with codetok's settings (``to_str(settings=True)``, pickling, the binary
+  format); a plain ``tokenizer.json`` loads with ``"keep"`` (HF ``tokenizers`` refuses such
+  a str outright).
 
 Not handled here: downloading encodings (pass a local file), tiktoken's ``explicit_n_vocab``
 checks beyond a size sanity check.
@@ -420,6 +428,7 @@ def tokenizer_from_ranks(
     )
     for content, tid in sorted(specials.items(), key=lambda kv: kv[1]):
         tok.added.set_with_id(AddedToken(content, normalized=False, special=True), int(tid))
+    tok.surrogates = "replace"  # tiktoken's ids for a str holding surrogates (module docstring)
     return tok
 
 
