@@ -487,3 +487,15 @@ def test_sparse_ids_use_the_reference_kernel() -> None:
     dense = Tokenizer(BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]), pre_tokenizer=WhitespaceSplit())
     assert dense.encode("ab a b").ids == [2, 0, 1]
     assert dense.model._core_native == _backend.native()
+
+
+def test_tokens_and_prefix_with_lone_surrogates() -> None:
+    # tokenizer.json escapes and the binary format keep lone surrogates in tokens; merging
+    # such a token, or one under such a continuing_subword_prefix, raised
+    # UnicodeEncodeError while the model was built (found by tests/test_fuzz.py).
+    hi, lo = chr(0xD800), chr(0xDC00)
+    vocab = {hi: 0, "a": 1, hi + "a": 2, lo + "a": 3}
+    model = BPE(vocab, [(hi, "a")])
+    assert [t.value for t in model.tokenize(hi + "a")] == [hi + "a"]
+    prefixed = BPE(vocab, [(hi, lo + "a")], continuing_subword_prefix=lo)
+    assert prefixed.get_merges() == [(hi, lo + "a")]

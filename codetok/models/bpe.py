@@ -237,7 +237,9 @@ class BPE(Model):
         self, pairs: list[tuple[str, str]]
     ) -> tuple[list[tuple[str, str]], _kernel.MergeMap]:
         vocab = self._vocab
-        cut = len(self._prefix.encode("utf-8")) if self._prefix else 0
+        # Tokens may hold lone surrogates (their 3-byte forms, as tokenizer.json escapes and
+        # the binary format keep them): read them as every byte-level path does.
+        cut = len(self._prefix.encode("utf-8", "surrogatepass")) if self._prefix else 0
         merge_map: _kernel.MergeMap = {}
         for rank, (a, b) in enumerate(pairs):
             a_id = vocab.get(a)
@@ -248,11 +250,11 @@ class BPE(Model):
                     f"merges[{rank}] ({a!r}, {b!r}) uses {missing!r}, which is not in the "
                     "vocabulary; add it to the vocab or drop the merge"
                 )
-            raw = b.encode("utf-8")
+            raw = b.encode("utf-8", "surrogatepass")
             try:
                 if len(raw) < cut:
                     raise UnicodeDecodeError("utf-8", raw, 0, len(raw), "too short")
-                tail = raw[cut:].decode("utf-8")
+                tail = raw[cut:].decode("utf-8", "surrogatepass")
             except UnicodeDecodeError as e:
                 raise VocabularyError(
                     f"merges[{rank}] ({a!r}, {b!r}): the right-hand token must start with "
