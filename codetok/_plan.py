@@ -305,6 +305,10 @@ def single_layouts(
             layouts[add] = (((cls_id, cls_tok, 0),), ((sep_id, sep_tok, 0),), 0)
         else:
             layouts[add] = ((), (), 0)
+    big = 2**31 - 1  # the native layouts hold int32 ids and type ids
+    for before, after, seq_type in layouts.values():
+        if seq_type > big or any(i > big or t > big for i, _, t in (*before, *after)):
+            return "a special token id or a type id of the post-processor is past int32"
     return trim, layouts
 
 

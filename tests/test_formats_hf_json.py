@@ -297,6 +297,17 @@ def test_malformed_sections_name_the_file(section, value, where, tmp_path):
     assert str(info.value).startswith(f"{path}: at {where}")
 
 
+def test_type_ids_past_int32_run_the_python_post_processor(tmp_path):
+    # u32 type ids load (as in HF); the native layouts hold int32, and a larger one raised
+    # a pybind cast RuntimeError inside encode (found by the long fuzz run).
+    data = _model_json("BPE", 2)
+    data["post_processor"] = dict(_TEMPLATE, single=[{"Sequence": {"id": "A", "type_id": 2**31}}])
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    enc = load_tokenizer_json(path).encode("a abc")
+    assert enc.ids == [1, 1, 0, 0] and enc.type_ids == [2**31] * 4
+
+
 def test_added_token_ids_past_int32_run_in_python(tmp_path):
     """The native plan holds int32 ids; a larger (u32) added id runs the Python pipeline,
     where it raised inside encode."""
