@@ -52,7 +52,8 @@ py::tuple train_bpe_merges(py::array_t<int32_t, py::array::c_style | py::array::
     if (!prefix.is_none()) opts.prefix = u32_of(prefix);
     const size_t first_new = vocab.size();
 
-    codetok::BpeMergeTrainer trainer(std::move(words), std::move(vocab), std::move(opts));
+    auto trainer = std::make_unique<codetok::BpeMergeTrainer>(std::move(words), std::move(vocab),
+                                                              std::move(opts));
     std::exception_ptr failure;
     auto progress = [&](size_t done) {
         py::gil_scoped_acquire gil;
@@ -68,7 +69,7 @@ py::tuple train_bpe_merges(py::array_t<int32_t, py::array::c_style | py::array::
     std::vector<codetok::BpeMerge> merges;
     {
         py::gil_scoped_release nogil;
-        merges = trainer.train(progress, every);
+        merges = trainer->train(progress, every);
     }
     if (failure) std::rethrow_exception(failure);
 
@@ -82,8 +83,10 @@ py::tuple train_bpe_merges(py::array_t<int32_t, py::array::c_style | py::array::
         m(k, 3) = merges[i].count;
     }
     py::list fresh;
-    const auto& all = trainer.tokens();
+    const auto& all = trainer->tokens();
     for (size_t i = first_new; i < all.size(); ++i) fresh.append(str_of(all[i]));
+    trainer.reset();
+    codetok::bind::release_free_memory();
     return py::make_tuple(table, fresh);
 }
 
