@@ -12,7 +12,7 @@ from codetok import AddedToken, Tokenizer
 from codetok import normalizers as nm
 from codetok import pre_tokenizers as pt
 from codetok._reference import bpe_train as reference
-from codetok.models import BPE, _backend
+from codetok.models import BPE, Unigram, WordPiece, _backend
 from codetok.trainers import BpeTrainer
 from codetok.trainers.api import _Pieces
 from codetok.trainers.bpe import train_merges
@@ -112,6 +112,24 @@ def _counting_tokenizers() -> dict[str, Tokenizer]:
             BPE(), normalizer=nm.NFC(), pre_tokenizer=pt.ByteLevel(add_prefix_space=True)
         ),
     }
+    out["bert"] = Tokenizer(
+        WordPiece(), normalizer=nm.BertNormalizer(), pre_tokenizer=pt.BertPreTokenizer()
+    )
+    out["bert, cased"] = Tokenizer(
+        WordPiece(),
+        normalizer=nm.BertNormalizer(lowercase=False, strip_accents=False),
+        pre_tokenizer=pt.BertPreTokenizer(),
+    )
+    for scheme in ("always", "first", "never"):
+        for split in (True, False):
+            out[f"metaspace {scheme} split={split}"] = Tokenizer(
+                Unigram(), pre_tokenizer=pt.Metaspace(prepend_scheme=scheme, split=split)
+            )
+    out["whitespace split + metaspace, NFKC"] = Tokenizer(
+        Unigram(),
+        normalizer=nm.NFKC(),
+        pre_tokenizer=pt.Sequence([pt.WhitespaceSplit(), pt.Metaspace(prepend_scheme="first")]),
+    )
     with_added = Tokenizer(BPE(), pre_tokenizer=pt.ByteLevel(add_prefix_space=False))
     with_added.add_special_tokens(["<|endoftext|>", AddedToken("<mask>", lstrip=True)])
     with_added.add_tokens(["def"])
@@ -163,6 +181,6 @@ def test_native_counting_on_real_code_in_threads() -> None:
 
 
 def test_unsupported_pre_tokenizer_is_counted_in_python() -> None:
-    tok = Tokenizer(BPE(), pre_tokenizer=pt.Metaspace())
+    tok = Tokenizer(BPE(), pre_tokenizer=pt.Sequence([pt.Metaspace(), pt.Digits()]))
     assert _Pieces(tok).native_counter() is None
-    assert count_words(["a b a"], _Pieces(tok)) == {"▁a": 2, "▁b": 1}
+    assert count_words(["a1 b a"], _Pieces(tok)) == {"▁a": 2, "1": 1, "▁b": 1}

@@ -93,20 +93,45 @@ py::tuple train_bpe_merges(py::array_t<int32_t, py::array::c_style | py::array::
 // The corpus pass of a trainer: counts pieces of many texts, on threads, into its total.
 class CounterCore {
   public:
-    // ``scanner``, ``add_prefix_space``: the byte-level pre-tokenizer, unless ``passes``
-    // (character-class pre-tokenizers) is not empty; ``raw`` / ``norm``: added-token rows
-    // (see added_matcher); ``steps``: normalizer steps; ``whitespace``: what Strip removes.
-    CounterCore(int scanner, bool add_prefix_space, const py::list& raw, const py::list& norm,
-                const py::str& whitespace, const py::list& steps, const py::list& passes) {
+    // ``pre``: 0 byte-level (``scanner``, ``add_prefix_space``), 1 character-class
+    // ``passes``, 2 BertPreTokenizer, 3 words: ``whitespace_split`` and ``metaspace``
+    // (None, or ``(meta, prepend 0..2, split)``). ``raw`` / ``norm``: added-token rows (see
+    // added_matcher); ``steps``: normalizer steps, or ``bert`` (None, or BertNormalizer's
+    // ``(clean_text, handle_chinese_chars, strip_accents, lowercase)``); ``whitespace``:
+    // what Strip removes and WhitespaceSplit cuts at.
+    CounterCore(int pre, int scanner, bool add_prefix_space, const py::list& passes,
+                bool whitespace_split, const py::object& metaspace, const py::list& raw,
+                const py::list& norm, const py::str& whitespace, const py::list& steps,
+                const py::object& bert) {
         const std::vector<Cp> ws = codetok::bind::cps_of(whitespace);
         codetok::CounterSpec spec;
+        if (pre < 0 || pre > 3) throw py::value_error("pre must be 0..3");
+        spec.pre = static_cast<codetok::CounterSpec::Pre>(pre);
         spec.scanner = static_cast<codetok::Scanner>(scanner);
         spec.add_prefix_space = add_prefix_space;
         spec.passes = codetok::bind::parse_passes(passes);
+        spec.whitespace_split = whitespace_split;
+        if (!metaspace.is_none()) {
+            const py::tuple m = metaspace.cast<py::tuple>();
+            const std::vector<Cp> meta = codetok::bind::cps_of(m[0]);
+            const int prepend = m[1].cast<int>();
+            if (meta.size() != 1) throw py::value_error("meta must be one character");
+            if (prepend < 0 || prepend > 2) throw py::value_error("prepend must be 0..2");
+            spec.metaspace = true;
+            spec.meta = meta[0];
+            spec.prepend = prepend;
+            spec.meta_split = m[2].cast<bool>();
+        }
+        if (!bert.is_none()) {
+            const py::tuple b = bert.cast<py::tuple>();
+            spec.bert_normalizer = true;
+            spec.bert = codetok::BertNormalizerSpec{b[0].cast<bool>(), b[1].cast<bool>(),
+                                                    b[2].cast<bool>(), b[3].cast<bool>()};
+        }
         kernel_ = std::make_unique<codetok::PieceCounter>(
             std::move(spec), codetok::bind::added_matcher(raw, ws),
             codetok::bind::added_matcher(norm, ws),
-            codetok::NormSteps(codetok::bind::parse_steps(steps), ws));
+            codetok::NormSteps(codetok::bind::parse_steps(steps), ws), ws);
     }
 
     // Count the pieces of every text of ``texts`` (``weights[k]`` times each when given)
@@ -162,10 +187,11 @@ class CounterCore {
 
 void bind_train(py::module_& m) {
     py::class_<CounterCore>(m, "PieceCounter")
-        .def(py::init<int, bool, const py::list&, const py::list&, const py::str&,
-                      const py::list&, const py::list&>(),
-             py::arg("scanner"), py::arg("add_prefix_space"), py::arg("raw"), py::arg("norm"),
-             py::arg("whitespace"), py::arg("steps"), py::arg("passes"))
+        .def(py::init<int, int, bool, const py::list&, bool, const py::object&, const py::list&,
+                      const py::list&, const py::str&, const py::list&, const py::object&>(),
+             py::arg("pre"), py::arg("scanner"), py::arg("add_prefix_space"), py::arg("passes"),
+             py::arg("whitespace_split"), py::arg("metaspace"), py::arg("raw"), py::arg("norm"),
+             py::arg("whitespace"), py::arg("steps"), py::arg("bert"))
         .def("count", &CounterCore::count, py::arg("texts"), py::arg("weights") = py::none(),
              py::arg("num_threads") = 1)
         .def("counts", &CounterCore::counts)
