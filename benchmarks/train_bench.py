@@ -5,6 +5,7 @@ Corpus: the running interpreter's standard library (``*.py``, recursively, sorte
 process so that peak RSS (``ru_maxrss``) is its own; the parent prints times and ratios.
 
     python benchmarks/train_bench.py --mb 20 --bpe-vocab 32000 --unigram-vocab 16000
+    python benchmarks/train_bench.py --mb 20 --skip unigram     # BPE and WordPiece only
 """
 
 from __future__ import annotations
@@ -56,6 +57,18 @@ if kind == "hf-bpe":
 elif kind == "codetok-bpe":
     from codetok.trainers import train_bpe
     tok = train_bpe(corpus, vocab_size=vocab, num_workers=workers)
+    size = tok.get_vocab_size()
+elif kind == "hf-wordpiece":
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.train([corpus], trainers.WordPieceTrainer(vocab_size=vocab, show_progress=False,
+              special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]))
+    size = tok.get_vocab_size()
+elif kind == "codetok-wordpiece":
+    from codetok.trainers import train_wordpiece
+    tok = train_wordpiece(corpus, vocab_size=vocab, num_workers=workers)
     size = tok.get_vocab_size()
 elif kind == "spm-unigram":
     import os, sentencepiece as spm, tempfile
@@ -109,8 +122,9 @@ def main() -> None:
     )
     ap.add_argument("--bpe-vocab", type=int, default=32000)
     ap.add_argument("--unigram-vocab", type=int, default=16000)
+    ap.add_argument("--wordpiece-vocab", type=int, default=30000)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--skip", nargs="*", default=[], choices=["bpe", "unigram"])
+    ap.add_argument("--skip", nargs="*", default=[], choices=["bpe", "wordpiece", "unigram"])
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         corpus = os.path.join(tmp, "stdlib.py.txt")
@@ -121,8 +135,16 @@ def main() -> None:
             hf = run("hf-bpe", corpus, args.bpe_vocab, args.workers)
             ct = run("codetok-bpe", corpus, args.bpe_vocab, args.workers)
             print(
-                f"  ratio codetok/HF: time x{ct['seconds'] / hf['seconds']:.1f}, "
-                f"memory x{ct['peak_rss_mb'] / hf['peak_rss_mb']:.1f}"
+                f"  ratio codetok/HF: time x{ct['seconds'] / hf['seconds']:.2f}, "
+                f"memory x{ct['peak_rss_mb'] / hf['peak_rss_mb']:.2f}"
+            )
+        if "wordpiece" not in args.skip:
+            print(f"WordPiece (BERT normalizer and pre-tokenizer), vocab {args.wordpiece_vocab}:")
+            hf = run("hf-wordpiece", corpus, args.wordpiece_vocab, args.workers)
+            ct = run("codetok-wordpiece", corpus, args.wordpiece_vocab, args.workers)
+            print(
+                f"  ratio codetok/HF: time x{ct['seconds'] / hf['seconds']:.2f}, "
+                f"memory x{ct['peak_rss_mb'] / hf['peak_rss_mb']:.2f}"
             )
         if "unigram" not in args.skip:
             ucorpus = corpus
