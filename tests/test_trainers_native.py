@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codetok import AddedToken, Tokenizer
+from codetok import AddedToken, Tokenizer, _plan
 from codetok import normalizers as nm
 from codetok import pre_tokenizers as pt
 from codetok._reference import bpe_train as reference
@@ -184,3 +185,45 @@ def test_unsupported_pre_tokenizer_is_counted_in_python() -> None:
     tok = Tokenizer(BPE(), pre_tokenizer=pt.Sequence([pt.Metaspace(), pt.Digits()]))
     assert _Pieces(tok).native_counter() is None
     assert count_words(["a1 b a"], _Pieces(tok)) == {"▁a": 2, "1": 1, "▁b": 1}
+
+
+# ----------------------------------------------------------------------------- code training
+CODE_DATA = Path(__file__).parent / "data" / "code"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"fold_whitespace": False, "join_punctuation": False},
+        {"split_identifiers": False, "digits": "single", "comment_markers": False},
+    ],
+)
+def test_native_code_counting_equals_the_python_router(options: dict) -> None:
+    from codetok.code import training
+    from codetok.code.routing import native
+    from codetok.code.routing.reserved import ReservedTokens
+    from codetok.code.routing.router import RouterOptions
+
+    files = sorted(p for p in CODE_DATA.rglob("*") if p.is_file())
+    sources = []
+    for f in files:
+        data = f.read_bytes()
+        sources += [(data, None, f), (data.decode("utf-8", "surrogateescape"), None, f)]
+    sources.append((b"x = '\xe9t\xe9'  # caf\xe9 \xed\xa0\x80\n", "python", None))
+    sources.append(("s = '\ud800'\n// \udcff\n", "javascript", None))
+    reserved = ReservedTokens.for_languages(["python", "java", "csharp", "javascript"])
+    opts = RouterOptions(**options)
+    index = {t: i for i, t in enumerate(reserved.tokens)}
+    assert not isinstance(native.compile_counter(reserved, index, "python", opts), str)
+    for separate in (False, True):
+        got = training.count_code_pieces(sources, reserved, opts, separate_comments=separate)
+        previous = _plan.use_plans(False)  # the Python router counts
+        try:
+            expected = training.count_code_pieces(
+                sources, reserved, opts, separate_comments=separate
+            )
+        finally:
+            _plan.use_plans(previous)
+        assert got == expected
+        assert (got[0] is got[1]) == (not separate)

@@ -165,16 +165,7 @@ class CounterCore {
     }
 
     // ``{piece: count}`` of everything counted so far, in order of first occurrence.
-    py::dict counts() const {
-        py::dict out;
-        for (size_t k = 0; k < total_.size(); ++k) {
-            PyObject* key = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, total_.key(k),
-                                                      static_cast<Py_ssize_t>(total_.key_len(k)));
-            if (key == nullptr) throw py::error_already_set();
-            out[py::reinterpret_steal<py::object>(key)] = total_.count(k);
-        }
-        return out;
-    }
+    py::dict counts() const { return codetok::bind::counts_dict(total_); }
 
     size_t size() const { return total_.size(); }
 
