@@ -227,3 +227,17 @@ def test_native_code_counting_equals_the_python_router(options: dict) -> None:
             _plan.use_plans(previous)
         assert got == expected
         assert (got[0] is got[1]) == (not separate)
+
+
+def test_training_is_the_same_on_any_number_of_threads(tmp_path: Path) -> None:
+    import sysconfig
+
+    from codetok.trainers import train_bpe, train_wordpiece
+
+    files = sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py"))[:30]
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_bytes(b"".join(f.read_bytes() for f in files))
+    for train, size in ((train_bpe, 3000), (train_wordpiece, 2000)):
+        one = train(str(corpus), vocab_size=size, num_workers=1)
+        two = train(str(corpus), vocab_size=size, num_workers=2)
+        assert one.to_str() == two.to_str()
