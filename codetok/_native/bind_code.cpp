@@ -122,14 +122,16 @@ const T* column(const py::array_t<T, py::array::c_style | py::array::forcecast>&
     return a.data();
 }
 
-py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_bytes,
-                     const py::array_t<uint8_t, py::array::c_style | py::array::forcecast>& kinds,
-                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& starts,
-                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& ends,
-                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& doc_lex,
-                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& doc_off,
-                     const py::array_t<int32_t, py::array::c_style | py::array::forcecast>& doc_id,
-                     const py::object& split) {
+template <class T>
+using Column = py::array_t<T, py::array::c_style | py::array::forcecast>;
+
+// Route one file's lexemes with ``router`` into ``out`` (encoded, or counted when
+// ``out.count`` is set), the GIL released while it runs.
+void route_file(const CodeRouter& router, const py::str& text, bool from_bytes,
+                const Column<uint8_t>& kinds, const Column<int64_t>& starts,
+                const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
+                const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
+                const py::object& split, codetok::code::CodeRouted& out) {
     const size_t count = static_cast<size_t>(kinds.size());
     codetok::code::LexemeView lx{column(kinds, count, "kinds"), column(starts, count, "starts"),
                                  column(ends, count, "ends"), count};
@@ -141,7 +143,6 @@ py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_by
     for (size_t i = 0; i < count; ++i)
         if (lx.starts[i] < 0 || lx.ends[i] < lx.starts[i] || static_cast<size_t>(lx.ends[i]) > v.n)
             throw py::value_error("lexeme spans must lie inside the text");
-    codetok::code::CodeRouted out;
     bool ok = true;
     {
         py::gil_scoped_release nogil;  // ``text`` and the arrays stay alive: the caller's
@@ -150,6 +151,16 @@ py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_by
         });
     }
     if (!ok) throw py::error_already_set();
+}
+
+py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_bytes,
+                     const Column<uint8_t>& kinds, const Column<int64_t>& starts,
+                     const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
+                     const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
+                     const py::object& split) {
+    codetok::code::CodeRouted out;
+    route_file(router, text, from_bytes, kinds, starts, ends, doc_lex, doc_off, doc_id, split,
+               out);
     const size_t units = out.unit_start.size(), tokens = out.ids.size();
     return py::make_tuple(
         move_to_array(std::move(out.ids), tokens, 1), move_to_array(std::move(out.tok_unit), tokens, 1),
@@ -170,35 +181,14 @@ class CodeCounts {
 
     // Route one file's lexemes (as ``run_router``) and count its pieces.
     void add(const CodeRouter& router, const py::str& text, bool from_bytes,
-             const py::array_t<uint8_t, py::array::c_style | py::array::forcecast>& kinds,
-             const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& starts,
-             const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& ends,
-             const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& doc_lex,
-             const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& doc_off,
-             const py::array_t<int32_t, py::array::c_style | py::array::forcecast>& doc_id,
+             const Column<uint8_t>& kinds, const Column<int64_t>& starts,
+             const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
+             const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
              const py::object& split) {
-        const size_t count = static_cast<size_t>(kinds.size());
-        codetok::code::LexemeView lx{column(kinds, count, "kinds"), column(starts, count, "starts"),
-                                     column(ends, count, "ends"), count};
-        const size_t n_cuts = static_cast<size_t>(doc_lex.size());
-        codetok::code::DocCuts cuts{column(doc_lex, n_cuts, "doc_lex"),
-                                    column(doc_off, n_cuts, "doc_off"),
-                                    column(doc_id, n_cuts, "doc_id"), n_cuts};
-        const StrView v = str_view(text.ptr());
-        for (size_t i = 0; i < count; ++i)
-            if (lx.starts[i] < 0 || lx.ends[i] < lx.starts[i] ||
-                static_cast<size_t>(lx.ends[i]) > v.n)
-                throw py::value_error("lexeme spans must lie inside the text");
         codetok::code::CodeRouted out;
         out.count = {&code_, separate_ ? &comment_ : &code_};
-        bool ok = true;
-        {
-            py::gil_scoped_release nogil;
-            with_units(v, [&](auto* t, size_t n) {
-                ok = router.run(t, n, from_bytes, lx, cuts, python_split, split.ptr(), out);
-            });
-        }
-        if (!ok) throw py::error_already_set();
+        route_file(router, text, from_bytes, kinds, starts, ends, doc_lex, doc_off, doc_id,
+                   split, out);
     }
 
     // ``(code counts, comment counts)`` as dicts (the comment dict is empty unless the

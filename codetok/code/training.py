@@ -25,6 +25,7 @@ from ..errors import ConfigurationError, LanguageError, NotFoundError, TrainingE
 from ..models._backend import core
 from ..tokenizer import Tokenizer
 from .front.languages import CORE_LANGUAGES, get_grammar
+from .front.lexemes import Lexemes
 from .front.lexer import lex
 from .routing import native
 from .routing.channels import WORDPIECE_PREFIX
@@ -141,13 +142,7 @@ def count_code_pieces(
     splitter = PieceSplitter(options.digits, max_piece=options.max_piece)
     code: Counter[str] = Counter()
     comment: Counter[str] = code if not separate_comments else Counter()
-    for src, lang, path in sources:
-        try:
-            lexemes = lex(src, lang, path=path)
-        except LanguageError:
-            if path is None:
-                raise
-            continue  # a file whose language cannot be told: skip it
+    for lexemes in _lexed(sources):
         routed = route(lexemes, reserved, index, options, splitter)
         text = lexemes.source_text
         code_raw: Counter[str] = Counter()
@@ -157,7 +152,7 @@ def count_code_pieces(
                 code_raw[text[a:b]] += 1
             elif op < 0:
                 comment_raw[text[a:b]] += 1
-        errors = "surrogateescape" if isinstance(src, bytes) else "surrogatepass"
+        errors = "surrogateescape" if isinstance(lexemes.source, bytes) else "surrogatepass"
         pairs = (
             [(code_raw, code), (comment_raw, comment)] if separate_comments else [(code_raw, code)]
         )
@@ -167,6 +162,19 @@ def count_code_pieces(
         if progress is not None:
             progress.update(len(lexemes.source_bytes))
     return code, comment
+
+
+def _lexed(sources: Iterable[Source]) -> Iterator[Lexemes]:
+    """The lexemes of each source; a file whose language cannot be told is skipped (a
+    source string without a path raises)."""
+    for src, lang, path in sources:
+        try:
+            lexemes = lex(src, lang, path=path)
+        except LanguageError:
+            if path is None:
+                raise
+            continue
+        yield lexemes
 
 
 def _count_natively(
@@ -180,13 +188,7 @@ def _count_natively(
     """:func:`count_code_pieces` with the native router (one per language) counting."""
     routers: dict[str, Any] = {}
     counts = core().CodeCounts(separate_comments)
-    for src, lang, path in sources:
-        try:
-            lexemes = lex(src, lang, path=path)
-        except LanguageError:
-            if path is None:
-                raise
-            continue  # a file whose language cannot be told: skip it
+    for lexemes in _lexed(sources):
         language = lexemes.language
         router = routers.get(language)
         if router is None:

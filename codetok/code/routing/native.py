@@ -211,17 +211,18 @@ def count_pieces(
 ) -> None:
     """Route one file with a counting router (:func:`compile_counter`) into ``counts``
     (``_core.CodeCounts``): the byte-level pieces :func:`~.router.route` would give."""
-    doc_lex, doc_off, doc_ids = _doc_cuts(lexemes, index, options)
-    counts.add(
-        router,
+    counts.add(router, *_router_inputs(lexemes, index, options))
+
+
+def _router_inputs(lexemes: Lexemes, index: dict[str, int], options: RouterOptions) -> tuple:
+    """What the native router reads of one file (after the router itself)."""
+    return (
         lexemes.source_text,
         isinstance(lexemes.source, bytes),
         lexemes.kinds,
         lexemes.char_starts,
         lexemes.char_ends,
-        doc_lex,
-        doc_off,
-        doc_ids,
+        *_doc_cuts(lexemes, index, options),
         _split_lengths,
     )
 
@@ -263,17 +264,8 @@ def run_router(
 ) -> NativeRouted:
     """Route and encode one file, as ``CodeTokenizer._encode_lexemes`` does with the Python
     router (see :class:`NativeRouted`)."""
-    doc_lex, doc_off, doc_ids = _doc_cuts(lexemes, index, options)
     ids, tok_unit, starts, ends, lex, tok_lex, byte_spans, spans, lines = router.run(
-        lexemes.source_text,
-        isinstance(lexemes.source, bytes),
-        lexemes.kinds,
-        lexemes.char_starts,
-        lexemes.char_ends,
-        doc_lex,
-        doc_off,
-        doc_ids,
-        _split_lengths,
+        *_router_inputs(lexemes, index, options)
     )
     routed = Routed(starts=starts, ends=ends, lexemes=lex, lossless=options.lossless)
     return NativeRouted(ids, tok_unit, routed, tok_lex, byte_spans, spans, lines)
