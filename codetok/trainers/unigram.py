@@ -167,7 +167,6 @@ class UnigramTrainer(Trainer):
         num_threads: threads of the native EM and pruning (default: every core); the
             result is the same on any number.
         show_progress: show a progress bar on stderr for each phase.
-        seed: accepted for a uniform interface; training is deterministic.
 
     Raises:
         ConfigurationError: an unknown option or a bad value.
@@ -199,14 +198,12 @@ class UnigramTrainer(Trainer):
         whitespace_char: str = "\u2581",
         num_threads: int | None = None,
         show_progress: bool = False,
-        seed: int | None = None,
         **unknown: Any,
     ) -> None:
         self._common(
             vocab_size=vocab_size,
             special_tokens=special_tokens,
             show_progress=show_progress,
-            seed=seed,
             unknown=unknown,
         )
         if unk_token is not None and not (isinstance(unk_token, str) and unk_token):
