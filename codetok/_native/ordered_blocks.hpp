@@ -19,6 +19,23 @@
 
 namespace codetok {
 
+// Cut ``items`` (anything with ``size()`` and ``len(i)``) into blocks of consecutive items
+// of about ``chars`` chars: block b is [starts[b], starts[b + 1]).
+template <class Items>
+std::vector<size_t> block_starts(const Items& items, size_t chars) {
+    std::vector<size_t> starts{0};
+    size_t run = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+        run += items.len(i) + 1;
+        if (run >= chars) {
+            starts.push_back(i + 1);
+            run = 0;
+        }
+    }
+    if (starts.back() != items.size()) starts.push_back(items.size());
+    return starts;
+}
+
 // Run ``work(block, out, scratch)`` for blocks 0..n-1 on up to ``threads`` threads (the
 // calling one included), then ``merge(block, out)`` for each block in increasing order,
 // one at a time. ``Out`` buffers are reused (``work`` must reset the one it gets);

@@ -7,7 +7,8 @@
 // step's threads compute words in blocks, and each block's contributions are added to the
 // expected counts in word order; pruning's counts are integers. So the result is also the
 // same on any number of threads. Not handled here: the seed vocabulary
-// (unigram_seeds.hpp), required chars and finalization (codetok/trainers/unigram.py).
+// (unigram_seeds.hpp), pruning (unigram_prune.hpp), required chars and finalization
+// (codetok/trainers/unigram.py).
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,11 @@ struct UnigramPieces {
         scores.clear();
     }
 };
+
+// The unknown node scores this much below the worst piece (UNK_PENALTY).
+constexpr double kUnigramUnkPenalty = 10.0;
+// Words or pieces per block of threaded work: about this many chars (block_starts).
+constexpr size_t kUnigramBlockChars = size_t{1} << 14;
 
 // Called with ``(report, n_pieces)`` on the calling thread: ``report`` after seeding, each
 // EM round and each pruning step, else a few times a second; returns false to stop.
