@@ -276,6 +276,29 @@ def rank_merges(ranks: dict[bytes, int]) -> Any:
 def checksum(data: Any) -> int:
     """The binary format's checksum: sum of word[i] * (2i + 1) mod 2**64."""
 
+def train_unigram_pieces(
+    words: Sequence[str],
+    counts: Any,
+    required: Sequence[str],
+    required_counts: Any,
+    digits: str,
+    *,
+    vocab_size: int,
+    max_piece_length: int,
+    seed_size: int,
+    min_count: int,
+    shrinking_factor: float,
+    n_sub_iterations: int,
+    whitespace_char: str,
+    split_by_number: bool,
+    num_threads: int = 1,
+    on_step: Any = None,
+) -> tuple[list[str], list[float], list[float]]:
+    """SentencePiece's unigram training loop on word counts (seeds, EM, pruning), on
+    ``num_threads`` threads: ``(pieces, scores, objectives)``, the same as
+    ``codetok._reference.unigram_train.train_pieces`` (``digits``: the required chars that
+    are digits)."""
+
 #: Layout version of the hash tables saved in binary files.
 TABLE_LAYOUT: int
 

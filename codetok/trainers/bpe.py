@@ -129,7 +129,6 @@ class BpeTrainer(Trainer):
         end_of_word_suffix: suffix of every word-final subword (``"</w>"``).
         max_token_length: HF's limit on merged tokens (see :mod:`codetok._reference.bpe_train`).
         show_progress: show a progress bar on stderr for each phase.
-        seed: accepted for a uniform interface; BPE training is deterministic.
 
     Raises:
         ConfigurationError: an unknown option or a value of the wrong type.
@@ -154,14 +153,12 @@ class BpeTrainer(Trainer):
         end_of_word_suffix: str | None = None,
         max_token_length: int | None = None,
         show_progress: bool = False,
-        seed: int | None = None,
         **unknown: Any,
     ) -> None:
         self._common(
             vocab_size=vocab_size,
             special_tokens=special_tokens,
             show_progress=show_progress,
-            seed=seed,
             unknown=unknown,
         )
         self.min_frequency: int = _check_int("min_frequency", min_frequency, 0)  # type: ignore[assignment]
