@@ -427,6 +427,8 @@ def _added_entries(
     for matcher in (raw_matcher, norm_matcher):
         rows = []
         for content, tid in matcher.ids.items():
+            if tid > 2**31 - 1:  # the native matchers hold int32 ids
+                return f"the added token {content!r} has id {tid}, past the native plan's ids"
             t = tok.added.tokens[tid]
             rows.append((content, tid, t.lstrip, t.rstrip, t.special, t.single_word))
         entries.append(rows)

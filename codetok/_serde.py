@@ -9,7 +9,11 @@ goes through :func:`build`, which turns every malformed input into a
 
 from __future__ import annotations
 
+import collections.abc
+import functools
 import inspect
+import types
+import typing
 from typing import Any, ClassVar, TypeVar
 
 from ._registry import Registry
@@ -127,6 +131,12 @@ def build(
     kind = data.get("type")
     if kind is None:
         raise FormatError(f"{family} object has no 'type' key", path=path, where=where or None)
+    if not isinstance(kind, str):
+        raise FormatError(
+            f"a {family} 'type' is a string, got {type(kind).__name__}",
+            path=path,
+            where=f"{where}.type" if where else "type",
+        )
     cls = registry.get(kind)
     if cls is None:
         known = ", ".join(registry.names())
@@ -135,14 +145,141 @@ def build(
             path=path,
             where=where or None,
         )
+    check_options(cls, data, path=path, where=where)
     try:
         return cls.from_dict(data, path=path, where=where)
-    except CodetokError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+    except (CodetokError, KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise as_format_error(e, f"malformed {family} {kind!r}", path, where) from e
+
+
+def build_items(build_one: Any, items: Any, key: str, *, path: str | None, where: str) -> list[Any]:
+    """The parts of a ``Sequence`` (its ``key`` list), each built by ``build_one``; unlike a
+    missing component, a ``null`` part is malformed."""
+    if not isinstance(items, list):
         raise FormatError(
-            f"malformed {family} {kind!r}: {e}", path=path, where=where or None
-        ) from e
+            f"expected a list, got {type(items).__name__}", path=path, where=f"{where}.{key}"
+        )
+    out = []
+    for i, item in enumerate(items):
+        at = f"{where}.{key}[{i}]"
+        if item is None:
+            raise FormatError("expected a component object, got null", path=path, where=at)
+        out.append(build_one(item, path=path, where=at))
+    return out
+
+
+def as_format_error(e: Exception, what: str, path: str | None, where: str) -> FormatError:
+    """``e``, raised while building a component from a file, as a :class:`FormatError`
+    naming the file: a FormatError that names it already is returned as it is; any other
+    error (a component's own ``ConfigurationError`` included) is wrapped."""
+    if isinstance(e, FormatError) and (e.path or path is None):
+        return e
+    if isinstance(e, FormatError):
+        return type(e)(e.message, path=path, where=e.where or where or None)
+    return FormatError(f"{what}: {e}", path=path, where=where or None)
+
+
+def with_path(e: CodetokError, path: str) -> CodetokError:
+    """``e`` again (same class), its message starting with ``path`` (a file the error is
+    about, which the message did not name)."""
+    if isinstance(e, FormatError):
+        return type(e)(e.message, path=path, where=e.where)
+    try:
+        return type(e)(f"{path}: {e}")
+    except TypeError:  # an error class with another constructor
+        return FormatError(str(e), path=path)
+
+
+def check_options(cls: type, data: dict[str, Any], *, path: str | None, where: str) -> None:
+    """Refuse a value whose JSON type the constructor of ``cls`` does not take.
+
+    The constructor's annotations say which (``str``, ``int``, ``bool``, ``float``,
+    ``None``, unions of them, lists and tuples of them, objects), so a malformed file fails
+    when it loads, naming the key, rather than later, inside ``encode``. Values annotated
+    with a class (nested components) or ``Any`` are left to the constructor.
+
+    Raises:
+        FormatError: naming the key, what it must be and what it is.
+
+    >>> from codetok.decoders import WordPiece
+    >>> check_options(WordPiece, {"type": "WordPiece", "prefix": ["#"]}, path="t.json", where="decoder")
+    Traceback (most recent call last):
+    ...
+    codetok.errors.FormatError: t.json: at decoder.prefix: expected a string, got list ['#']
+    """
+    hints = _hints(cls)
+    for key, value in data.items():
+        hint = hints.get(key)
+        if hint is not None and key != "type" and not _fits(value, hint):
+            raise FormatError(
+                f"expected {_what(hint)}, got {type(value).__name__} {value!r:.80}",
+                path=path,
+                where=f"{where}.{key}" if where else key,
+            )
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    try:
+        hints = typing.get_type_hints(cls.__init__)
+    except Exception:  # noqa: BLE001 - an annotation that does not resolve: no check
+        return {}
+    hints.pop("return", None)
+    return hints
+
+
+_SCALARS = {str: "a string", bool: "true or false", int: "an integer", float: "a number"}
+_SEQUENCES = (list, tuple, collections.abc.Sequence, collections.abc.Iterable)
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, (list, tuple)):
+            return False
+        if args and Ellipsis not in args:
+            return len(value) == len(args) and all(_fits(v, a) for v, a in zip(value, args))
+        return True
+    if origin in _SEQUENCES:
+        if not isinstance(value, (list, tuple)):
+            return False
+        args = typing.get_args(hint)
+        if args and args[0] in _SCALARS:  # list[str] and the like: every item too
+            return all(_fits(v, args[0]) for v in value)
+        return True
+    if origin in (dict, collections.abc.Mapping):
+        return isinstance(value, dict)
+    return True  # a class (a nested component, random.Random), Any: the constructor's
+
+
+def _what(hint: Any) -> str:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_what(h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return "null"
+    if hint in _SCALARS:
+        return _SCALARS[hint]
+    if origin is tuple:
+        return f"a list of {len(typing.get_args(hint))}"
+    if origin in _SEQUENCES:
+        return "a list"
+    if origin in (dict, collections.abc.Mapping):
+        return "an object"
+    return getattr(hint, "__name__", str(hint))
 
 
 def pattern_from_any(pattern: Any) -> dict[str, str]:

@@ -13,7 +13,7 @@ from typing import Any
 from ._bytes import CHAR_TO_BYTE
 from ._regex import compile_pattern
 from ._registry import registry
-from ._serde import Component, build, pattern_from_any
+from ._serde import Component, build, build_items, pattern_from_any
 
 __all__ = [
     "Decoder",
@@ -307,10 +307,7 @@ class Sequence(Decoder):
         cls, data: dict[str, Any], *, path: str | None = None, where: str = ""
     ) -> Sequence:
         return cls(
-            [
-                decoder_from_dict(d, path=path, where=f"{where}.decoders[{i}]")
-                for i, d in enumerate(data["decoders"])
-            ]
+            build_items(decoder_from_dict, data["decoders"], "decoders", path=path, where=where)
         )
 
 

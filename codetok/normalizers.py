@@ -26,7 +26,7 @@ import regex
 from ._bytes import bytes_to_unicode
 from ._regex import compile_pattern
 from ._registry import registry
-from ._serde import Component, build, pattern_from_any
+from ._serde import Component, build, build_items, pattern_from_any
 from .offsets import NormalizedString
 
 __all__ = [
@@ -467,12 +467,10 @@ class Sequence(Normalizer):
     def from_dict(
         cls, data: dict[str, Any], *, path: str | None = None, where: str = ""
     ) -> Sequence:
-        items = data["normalizers"]
         return cls(
-            [
-                normalizer_from_dict(d, path=path, where=f"{where}.normalizers[{i}]")
-                for i, d in enumerate(items)
-            ]
+            build_items(
+                normalizer_from_dict, data["normalizers"], "normalizers", path=path, where=where
+            )
         )
 
     def __getitem__(self, i: int) -> Normalizer:

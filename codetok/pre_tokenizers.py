@@ -23,7 +23,7 @@ import regex
 from ._bytes import BYTE_TO_CHAR, LATIN1_TO_BYTECHAR, bytes_to_unicode
 from ._regex import compile_onig, compile_pattern
 from ._registry import registry
-from ._serde import Component, build, pattern_from_any
+from ._serde import Component, build, build_items, pattern_from_any
 from .errors import ConfigurationError
 from .offsets import NormalizedString, Span
 
@@ -816,10 +816,13 @@ class Sequence(PreTokenizer):
         cls, data: dict[str, Any], *, path: str | None = None, where: str = ""
     ) -> Sequence:
         return cls(
-            [
-                pre_tokenizer_from_dict(d, path=path, where=f"{where}.pretokenizers[{i}]")
-                for i, d in enumerate(data["pretokenizers"])
-            ]
+            build_items(
+                pre_tokenizer_from_dict,
+                data["pretokenizers"],
+                "pretokenizers",
+                path=path,
+                where=where,
+            )
         )
 
     def __getitem__(self, i: int) -> PreTokenizer:

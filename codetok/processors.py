@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._registry import registry
-from ._serde import Component, build
+from ._serde import Component, build, build_items
 from .encoding import Encoding
 from .errors import ConfigurationError
 
@@ -260,15 +260,26 @@ class ByteLevel(PostProcessor):
         return encodings
 
 
+def _type_id(value: Any) -> int:
+    """A template type id: an int in HF's u32 range."""
+    if type(value) is not int or not 0 <= value < 2**32:
+        raise ValueError(f"a type_id is an int in 0..4294967295, got {value!r}")
+    return value
+
+
 def _parse_piece(item: Any) -> tuple[str, str, int]:
     """One template item: ``("seq", "A"|"B", type_id)`` or ``("special", token, type_id)``."""
     if isinstance(item, dict):
         if "Sequence" in item:
             d = item["Sequence"]
-            return ("seq", d["id"], int(d["type_id"]))
+            if d.get("id") not in ("A", "B"):
+                raise ValueError(f"a template Sequence id is 'A' or 'B', got {d.get('id')!r}")
+            return ("seq", d["id"], _type_id(d["type_id"]))
         if "SpecialToken" in item:
             d = item["SpecialToken"]
-            return ("special", d["id"], int(d["type_id"]))
+            if not isinstance(d.get("id"), str):
+                raise ValueError(f"a template SpecialToken id is a str, got {d.get('id')!r}")
+            return ("special", d["id"], _type_id(d["type_id"]))
         raise ValueError(f"template item must be Sequence or SpecialToken, got {item!r}")
     if not isinstance(item, str) or not item:
         raise ValueError(f"template item must be a non-empty string, got {item!r}")
@@ -276,7 +287,7 @@ def _parse_piece(item: Any) -> tuple[str, str, int]:
     if ":" in item:
         head, _, tail = item.rpartition(":")
         if tail.isdigit() and head:
-            name, type_id = head, int(tail)
+            name, type_id = head, _type_id(int(tail))
     if name.startswith("$"):
         rest = name[1:]
         if rest in ("", "A", "a"):
@@ -284,7 +295,7 @@ def _parse_piece(item: Any) -> tuple[str, str, int]:
         if rest in ("B", "b"):
             return ("seq", "B", type_id)
         if rest.isdigit():
-            return ("seq", "A", int(rest))
+            return ("seq", "A", _type_id(int(rest)))
         raise ValueError(f"cannot parse template sequence {item!r}; use $A, $B or $A:1")
     return ("special", name, type_id)
 
@@ -412,10 +423,9 @@ class Sequence(PostProcessor):
         cls, data: dict[str, Any], *, path: str | None = None, where: str = ""
     ) -> Sequence:
         return cls(
-            [
-                post_processor_from_dict(d, path=path, where=f"{where}.processors[{i}]")
-                for i, d in enumerate(data["processors"])
-            ]
+            build_items(
+                post_processor_from_dict, data["processors"], "processors", path=path, where=where
+            )
         )
 
     def added_tokens(self, is_pair: bool) -> int:

@@ -31,7 +31,7 @@ from ._files import parse_json
 from ._ids import check_id
 from .added_tokens import AddedToken
 from .decoders import decoder_from_dict
-from .errors import ConfigurationError, FormatError
+from .errors import CodetokError, FormatError
 from .formats.json_numbers import hf_float
 from .models import model_from_dict
 from .normalizers import normalizer_from_dict
@@ -183,7 +183,7 @@ def from_dict(
                 trunc.get("strategy", "LongestFirst"),
                 trunc.get("direction", "Right"),
             )
-        except (KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError, OverflowError, AttributeError) as e:
             raise FormatError(f"malformed truncation: {e}", path=path, where="truncation") from e
     pad = data.get("padding")
     if pad:
@@ -198,21 +198,44 @@ def from_dict(
                 length,
                 pad.get("pad_to_multiple_of"),
             )
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
+        except (KeyError, TypeError, ValueError, OverflowError, AttributeError) as e:
             raise FormatError(f"malformed padding: {e}", path=path, where="padding") from e
     ext = data.get("codetok") or {}
+    if not isinstance(ext, dict):
+        raise FormatError(
+            f"expected an object of codetok settings, got {type(ext).__name__}",
+            path=path,
+            where="codetok",
+        )
     if ext:
-        tok.model_max_length = int(ext.get("model_max_length", tok.model_max_length))
-        tok.padding_side = ext.get("padding_side", "right")
-        tok.truncation_side = ext.get("truncation_side", "right")
-        tok.model_input_names = list(ext.get("model_input_names", tok.model_input_names))
-        tok.clean_up_tokenization_spaces = bool(ext.get("clean_up_tokenization_spaces", False))
-        tok.special_tokens_map = dict(ext.get("special_tokens_map", {}))
-        try:
-            tok.surrogates = ext.get("surrogates", "keep")
-        except ConfigurationError as e:
-            raise FormatError(str(e), path=path, where="codetok.surrogates") from e
+        _settings(tok, ext, path)
     return tok
+
+
+def _settings(tok: Tokenizer, ext: dict[str, Any], path: str | None) -> None:
+    """Apply the ``codetok`` section (the ``transformers`` settings) of a file to ``tok``."""
+    key = "model_max_length"
+    try:
+        tok.model_max_length = int(ext.get(key, tok.model_max_length))
+        for key, default in (("padding_side", "right"), ("truncation_side", "right")):
+            side = ext.get(key, default)
+            if side not in ("left", "right"):
+                raise ValueError(f"expected 'left' or 'right', got {side!r}")
+            setattr(tok, key, side)
+        key = "model_input_names"
+        names = ext.get(key, tok.model_input_names)
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"expected a list of names, got {names!r}")
+        tok.model_input_names = list(names)
+        key = "clean_up_tokenization_spaces"
+        tok.clean_up_tokenization_spaces = bool(ext.get(key, False))
+        key = "special_tokens_map"
+        tok.special_tokens_map = dict(ext.get(key, {}))
+        key = "surrogates"
+        tok.surrogates = ext.get(key, "keep")
+    except (CodetokError, TypeError, ValueError, OverflowError) as e:
+        message = e.message if isinstance(e, FormatError) else str(e)
+        raise FormatError(message, path=path, where=f"codetok.{key}") from e
 
 
 def from_str(cls: type[T], text: str, *, path: str | None = None) -> T:

@@ -62,6 +62,14 @@ def _lower_key(value: Any, table: dict[str, str], what: str) -> str:
     raise ConfigurationError(f"{what} must be one of {', '.join(table)}; got {value!r}")
 
 
+#: The largest length, stride or multiple a truncation or padding setting takes.
+MAX_COUNT = 2**31 - 1
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
+
+
 def truncation_settings(
     max_length: int, stride: int, strategy: str, direction: str
 ) -> dict[str, Any]:
@@ -73,10 +81,10 @@ def truncation_settings(
     >>> truncation_settings(8, 0, "LongestFirst", "left")["strategy"]
     'longest_first'
     """
-    if not isinstance(max_length, int) or max_length < 0:
-        raise ConfigurationError(f"max_length must be a non-negative int, got {max_length!r}")
-    if not isinstance(stride, int) or stride < 0:
-        raise ConfigurationError(f"stride must be a non-negative int, got {stride!r}")
+    if not _count(max_length):
+        raise ConfigurationError(f"max_length must be an int in 0..{MAX_COUNT}, got {max_length!r}")
+    if not _count(stride):
+        raise ConfigurationError(f"stride must be an int in 0..{MAX_COUNT}, got {stride!r}")
     strategy = _lower_key(strategy, JSON_STRATEGY, "truncation strategy")
     direction = _lower_key(direction, JSON_DIRECTION, "truncation direction")
     return {
@@ -101,16 +109,19 @@ def padding_settings(
         ConfigurationError: unknown direction, or a negative length or multiple.
     """
     direction = _lower_key(direction, JSON_DIRECTION, "padding direction")
-    if length is not None and (not isinstance(length, int) or length < 0):
+    if length is not None and not _count(length):
         raise ConfigurationError(
-            f"padding length must be a non-negative int or None, got {length!r}"
+            f"padding length must be an int in 0..{MAX_COUNT} or None, got {length!r}"
         )
-    if pad_to_multiple_of is not None and (
-        not isinstance(pad_to_multiple_of, int) or pad_to_multiple_of < 0
-    ):
+    if pad_to_multiple_of is not None and not _count(pad_to_multiple_of):
         raise ConfigurationError(
-            f"pad_to_multiple_of must be a non-negative int, got {pad_to_multiple_of!r}"
+            f"pad_to_multiple_of must be an int in 0..{MAX_COUNT}, got {pad_to_multiple_of!r}"
         )
+    for name, value in (("pad_id", pad_id), ("pad_type_id", pad_type_id)):
+        if type(value) is not int or not 0 <= value < 2**32:
+            raise ConfigurationError(f"{name} must be an int in 0..4294967295, got {value!r}")
+    if not isinstance(pad_token, str):
+        raise ConfigurationError(f"pad_token must be a str, got {pad_token!r}")
     return {
         "length": length,
         "pad_to_multiple_of": pad_to_multiple_of,

@@ -471,3 +471,28 @@ def test_encoding_needs_tokens_or_vocab(tok: CodeTokenizer) -> None:
     with pytest.raises(TypeError, match="tokens or a vocab"):
         CodeEncoding(enc.ids, None, **fields)
     assert CodeEncoding(enc.ids, ["x", "<NL>"], **fields).tokens == ["x", "<NL>"]
+
+
+def test_damaged_files_are_format_errors(tok: CodeTokenizer, tmp_path: Path) -> None:
+    # Each raised something else (UnicodeDecodeError, TypeError later in encode, MemoryError
+    # building tables by id) or named no file; found by tests/test_fuzz.py.
+    import json
+
+    path = tmp_path / "code.json"
+    good = tok.to_str()
+    path.write_bytes(good.encode("utf-8")[:100] + b"\xff" + good.encode("utf-8")[100:])
+    with pytest.raises(FormatError, match="not UTF-8") as info:
+        CodeTokenizer.load(path)
+    assert str(path) in str(info.value)
+    for edit, where in [
+        (lambda d: d["codetok_code"].update(options=["digits"]), "options"),
+        (lambda d: d["codetok_code"]["options"].update(max_piece="64"), "max_piece"),
+        (lambda d: d["codetok_code"]["options"].update(digits="roman"), "digit policy"),
+        (lambda d: d["model"]["vocab"].update({"zzz": 2**31 - 5}), "consecutive"),
+    ]:
+        data = json.loads(good)
+        edit(data)
+        path.write_text(json.dumps(data), encoding="utf-8")
+        with pytest.raises(FormatError, match=where) as info:
+            CodeTokenizer.load(path)
+        assert str(path) in str(info.value)

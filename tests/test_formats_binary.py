@@ -202,3 +202,54 @@ def test_garbage_with_a_valid_checksum_never_crashes(tmp_path):
             continue
         back.encode("abc abc <|x|> é")
         back.encode_ordinary_batch(["abc", "x ab"], num_threads=2)
+
+
+def _with_header(good: bytes, edit) -> bytes:
+    """``good`` with its JSON header changed by ``edit`` and the lengths and checksum
+    written again (as a careless or hostile writer would)."""
+    import json
+
+    h, n, b, m = struct.unpack_from("<QQQQ", good, 24)
+    header = json.loads(good[56 : 56 + h])
+    edit(header)
+    new = json.dumps(header).encode("utf-8")
+    size = len(new)
+    new += b"\0" * (-size % 8)
+    payload = struct.pack("<QQQQ", size, n, b, m) + new + good[56 + h + (-h % 8) :]
+    return struct.pack("<8sIIQ", MAGIC, 1, 0, checksum(payload)) + payload
+
+
+@pytest.mark.parametrize(
+    ("edit", "where"),
+    [
+        (lambda d: d.update(binary=["tables"]), "binary.tables"),
+        (lambda d: d.update(binary={"tables": [1, "64", 8, 8]}), "binary.tables"),
+        (lambda d: d.update(binary={"tables": [1, -64, 8, 8]}), "binary.tables"),
+        (lambda d: d.update(model=["BPE"]), "model"),
+        (lambda d: d["model"].update(unk_token=["<unk>"]), "model.unk_token"),
+        (lambda d: d["model"].update(dropout=7.0), "model"),
+    ],
+)
+def test_a_malformed_header_is_refused(gpt2, tmp_path, edit, where):
+    # These raised ValueError, AttributeError or a ConfigurationError naming no file.
+    path, _ = round_trip(gpt2, tmp_path)
+    path.write_bytes(_with_header(path.read_bytes(), edit))
+    with pytest.raises(FormatError) as info:
+        Tokenizer.from_file(path)
+    assert str(info.value).startswith(f"{path}: at {where}")
+
+
+def test_damaged_token_text_is_a_format_error():
+    # Token bytes that are not UTF-8 in a fast-load store (damage with its checksum written
+    # again; the fuzzer found such a file that loaded): the first token lookup raised a bare
+    # ValueError (UnicodeDecodeError, or the kernel's) from deep inside decode.
+    import numpy as np
+
+    from codetok.models import BPE
+
+    text = np.frombuffer(b"ab\xff", np.uint8)
+    offsets = np.array([0, 1, 2, 3], "<u4")
+    present = np.ones(3, np.uint8)
+    model = BPE._from_store((text, offsets, present), np.zeros((0, 4), "<i4"), None)
+    with pytest.raises(FormatError, match="token text is damaged"):
+        model.id_to_token(0)

@@ -254,3 +254,56 @@ def test_max_input_chars_per_word_must_be_a_count(bad, tmp_path, hf_tokenizers):
     path.write_text(json.dumps(data), encoding="utf-8")
     assert load_tokenizer_json(path).encode("a").tokens == ["[UNK]"]
     assert hf_tokenizers.Tokenizer.from_file(str(path)).encode("a").tokens == ["[UNK]"]
+
+
+# ------------------------------------------------------- malformed files found by test_fuzz.py
+
+_TEMPLATE = {"type": "TemplateProcessing", "pair": "$A $B", "special_tokens": {}}
+
+#: (section, value, JSON path of the error): each raised something other than a codetok
+#: error naming the file (TypeError, OverflowError, a ConfigurationError without the file),
+#: at load or only later, inside encode or decode.
+MALFORMED = [
+    ("normalizer", {"type": ["Lowercase"]}, "normalizer.type"),
+    ("model", {"type": {"x": 1}, "vocab": {}}, "model.type"),
+    ("decoder", {"type": "WordPiece", "prefix": ["#"], "cleanup": True}, "decoder.prefix"),
+    ("model.unk_token", ["[UNK]"], "model.unk_token"),
+    ("normalizer", {"type": "Replace", "pattern": {"String": "a"}, "content": ["b"]}, "normalizer.content"),
+    ("pre_tokenizer", {"type": "Metaspace", "replacement": "", "prepend_scheme": "always"}, "pre_tokenizer"),
+    ("post_processor", dict(_TEMPLATE, single="[CLS]"), "post_processor"),
+    ("post_processor", dict(_TEMPLATE, single=[{"Sequence": {"id": "A", "type_id": 2**32}}]), "post_processor"),
+    ("normalizer", {"type": "Sequence", "normalizers": [None]}, "normalizer.normalizers[0]"),
+    ("truncation", {"max_length": float("inf"), "stride": 0}, "truncation"),
+    ("padding", {"strategy": {"Fixed": 2**63}, "pad_id": 0, "pad_token": "[PAD]"}, "padding"),
+    ("padding", {"strategy": "BatchLongest", "pad_id": 0, "pad_token": ["[PAD]"]}, "padding"),
+    ("codetok", ["settings"], "codetok"),
+    ("codetok", {"model_max_length": "many"}, "codetok.model_max_length"),
+    ("codetok", {"padding_side": 1}, "codetok.padding_side"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("section", "value", "where"), MALFORMED, ids=lambda v: str(v)[:40])
+def test_malformed_sections_name_the_file(section, value, where, tmp_path):
+    data = _wordlevel_json({"type": "WhitespaceSplit"})
+    if "." in section:
+        head, key = section.split(".")
+        data[head][key] = value
+    else:
+        data[section] = value
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        load_tokenizer_json(path)
+    assert str(info.value).startswith(f"{path}: at {where}")
+
+
+def test_added_token_ids_past_int32_run_in_python(tmp_path):
+    """The native plan holds int32 ids; a larger (u32) added id runs the Python pipeline,
+    where it raised inside encode."""
+    data = _model_json("BPE", 2)
+    data["added_tokens"] = [_added(2**32 - 1)]
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    tok = load_tokenizer_json(path)
+    assert tok.encode("a <x> abc").ids == [1, 2**32 - 1, 1, 0, 0]  # no merges: a, [UNK] x2
+    assert tok.engine == "python"

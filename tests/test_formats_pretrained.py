@@ -248,3 +248,23 @@ def test_bert_folder_needs_a_vocab_txt_with_its_unknown_token(text, tmp_path):
             load(tmp_path)
         assert str(info.value).startswith(f"{tmp_path / 'vocab.txt'}: ")
         assert ("empty" if not text else "'[UNK]'") in str(info.value)
+
+
+@pytest.mark.parametrize("bad", ["Infinity", "NaN", "-Infinity"])
+def test_model_max_length_must_be_finite(bert_dir, tmp_path, bad):
+    # Python's json reads these; int() of them raised OverflowError / ValueError.
+    folder = _folder(tmp_path, bert_dir, {"tokenizer_class": "BertTokenizer"})
+    (folder / "tokenizer_config.json").write_text(f'{{"model_max_length": {bad}}}')
+    with pytest.raises(FormatError, match="model_max_length must be a number") as info:
+        load_pretrained_dir(folder)
+    assert str(folder) in str(info.value)
+    (folder / "tokenizer_config.json").write_text('{"model_max_length": 1e30}')
+    assert load_pretrained_dir(folder).model_max_length == int(1e30)  # transformers' "none"
+
+
+def test_config_errors_name_the_folder(bert_dir, tmp_path):
+    # A setting of the wrong type named its key but no file (found by tests/test_fuzz.py).
+    folder = _folder(tmp_path, bert_dir, {"model_max_length": "512 tokens"})
+    with pytest.raises(FormatError, match="model_max_length") as info:
+        load_pretrained_dir(folder)
+    assert str(folder) in str(info.value)

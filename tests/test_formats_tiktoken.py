@@ -162,3 +162,13 @@ def test_a_repeated_token_names_the_file_and_line(sep, tmp_path):
             load(path)
         assert str(info.value).startswith(f"{path}: at line {line}: ")
         assert "'YWI='" in str(info.value) and f"line {first}" in str(info.value)
+
+
+def test_ranks_that_make_no_tokenizer_name_the_file(tmp_path):
+    # A file missing a single-byte rank: the error named neither the file nor the place
+    # (found by tests/test_fuzz.py on a damaged cl100k file).
+    path = tmp_path / "ranks.tiktoken"
+    path.write_text("\n".join(_byte_lines()[1:]) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match="every single byte") as info:
+        tokenizer_from_tiktoken(path, pat_str=r"\S+")
+    assert str(info.value).startswith(f"{path}: ")

@@ -463,3 +463,27 @@ def test_from_files(tmp_path) -> None:
     vocab_path.write_text("[1, 2]", encoding="utf-8")
     with pytest.raises(FormatError):
         BPE.from_files(str(vocab_path), str(merges_path))
+
+
+def test_sparse_ids_use_the_reference_kernel() -> None:
+    # The native kernel keeps tables indexed by id: one id near 2**31 in a small vocabulary
+    # (a damaged .tiktoken file, found by tests/test_fuzz.py) made it allocate gigabytes
+    # (24 GB resident before std::bad_alloc). Such a model runs the reference kernel.
+    from codetok import Tokenizer
+    from codetok.models import _backend
+    from codetok.pre_tokenizers import WhitespaceSplit
+
+    far = 2**24 + 10  # half a gigabyte of tables before
+    tok = Tokenizer(BPE({"a": 0, "b": 1, "ab": far}, [("a", "b")]), pre_tokenizer=WhitespaceSplit())
+    ids = tok.encode("ab a b").ids
+    assert ids == [far, 0, 1] and all(type(i) is int for i in ids)
+    assert not tok.model._core_native and tok.engine == "python"
+    # A vocabulary whose ids run a little past its size (GPT-2's cut down, <|endoftext|>
+    # still 50256) stays native; the reference kernel gave numpy ids from the merge table.
+    ids = {**{c: i for i, c in enumerate("ab")}, "ab": 50256}
+    mid = Tokenizer(BPE(ids, [("a", "b")]), pre_tokenizer=WhitespaceSplit())
+    assert mid.encode("ab a b").ids == [50256, 0, 1]
+    assert mid.model._core_native == _backend.native()
+    dense = Tokenizer(BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]), pre_tokenizer=WhitespaceSplit())
+    assert dense.encode("ab a b").ids == [2, 0, 1]
+    assert dense.model._core_native == _backend.native()

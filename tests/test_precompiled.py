@@ -207,3 +207,24 @@ def test_long_runs_are_fast(charsmap: bytes) -> None:
     text = "ａ" * 200_000 + "a" * 200_000
     out = p.normalize_str(text)
     assert out == "a" * 400_000
+
+
+def test_a_replacement_inside_a_character_is_refused(charsmap: bytes) -> None:
+    # A damaged charsmap whose value points inside a multi-byte replacement: the Python
+    # reader raised UnicodeDecodeError on looking it up (at load for an ASCII key), while the
+    # native one decoded the broken bytes as something else. Found by tests/test_fuzz.py.
+    import numpy as np
+
+    size = int.from_bytes(charsmap[:4], "little")
+    units = np.frombuffer(charsmap, "<u4", size // 4, 4).copy()
+    pool = charsmap[4 + size :]
+    values = units & 0x7FFFFFFF
+    k = next(i for i in range(len(units)) if units[i] >= 2**31 and pool[int(values[i])] >= 0xC0)
+    units[k] += 1  # one byte into the character
+    damaged = charsmap[:4] + units.tobytes() + pool
+    with pytest.raises(FormatError, match="not the start of one"):
+        CharsMap(damaged)
+    with pytest.raises(FormatError, match="damaged"):
+        normalizer_from_dict(
+            {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(damaged).decode()}
+        )

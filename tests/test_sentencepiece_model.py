@@ -190,3 +190,31 @@ def test_unsupported_model_type(paths: dict) -> None:
     m.trainer_spec.model_type = ModelType.WORD
     with pytest.raises(FormatError, match="WORD"):
         tokenizer_from_sentencepiece(m)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda m: setattr(m.trainer_spec, "model_type", 0),
+        lambda m: setattr(m.normalizer_spec, "precompiled_charsmap", b"\xff\xff\xff\x7f...."),
+        lambda m: setattr(m.trainer_spec, "eos_id", -1),
+    ],
+    ids=["model_type", "charsmap", "no eos for T5"],
+)
+def test_errors_of_a_model_file_name_it(paths: dict, tmp_path, damage) -> None:
+    # These errors named the field but not the file (found by tests/test_fuzz.py); the
+    # last one only through a T5 folder, which adds </s>.
+    m = load_sentencepiece_model(paths["unigram"])
+    damage(m)
+    path = tmp_path / "spiece.model"
+    save_sentencepiece(m, path)
+    (tmp_path / "tokenizer_config.json").write_text('{"tokenizer_class": "T5Tokenizer"}')
+    from codetok.formats.pretrained import load_pretrained_dir
+
+    for load in (
+        lambda: tokenizer_from_sentencepiece(path, add_eos=True),
+        lambda: load_pretrained_dir(tmp_path),
+    ):
+        with pytest.raises(FormatError) as info:
+            load()
+        assert str(path) in str(info.value)

@@ -28,9 +28,16 @@ from typing import Any
 import numpy as np
 
 from .. import _plan
-from .._files import parse_json
+from .._files import parse_json, read_text_file
+from .._serde import as_format_error, check_options
 from ..added_tokens import AddedToken
-from ..errors import ConfigurationError, FormatError, NotFoundError, VocabularyError
+from ..errors import (
+    CodetokError,
+    ConfigurationError,
+    FormatError,
+    NotFoundError,
+    VocabularyError,
+)
 from ..tokenizer import Tokenizer, _from_pickle
 from .encoding import CodeEncoding
 from .front.languages import CORE_LANGUAGES
@@ -647,23 +654,33 @@ class CodeTokenizer:
                 path=path,
                 where=f"{FORMAT_KEY}.version",
             )
+        saved = ext.get("options", {})
+        if not isinstance(saved, dict):
+            raise FormatError(
+                "expected an object of options", path=path, where=f"{FORMAT_KEY}.options"
+            )
+        check_options(RouterOptions, saved, path=path, where=f"{FORMAT_KEY}.options")
         try:
             # Files from before these options were trained without them.
             older = {"fold_whitespace": False, "join_punctuation": False}
-            options = RouterOptions(**{**older, **ext.get("options", {})})
+            options = RouterOptions(**{**older, **saved})
             reserved = ReservedTokens.from_dict(ext.get("reserved", {}))
-        except TypeError as e:
-            raise FormatError(f"malformed section: {e}", path=path, where=FORMAT_KEY) from e
+            splitter = PieceSplitter(options.digits, max_piece=options.max_piece)
+        except (CodetokError, TypeError, ValueError, AttributeError) as e:
+            raise as_format_error(e, "malformed section", path, FORMAT_KEY) from e
         tok = Tokenizer.from_dict(data, path=path)
         comment = ext.get("comment_tokenizer")
         comment_tok = None if comment is None else Tokenizer.from_dict(comment, path=path)
         self = cls.__new__(cls)
         self.reserved = reserved
         self.options = options
-        self._splitter = PieceSplitter(options.digits, max_piece=options.max_piece)
+        self._splitter = splitter
         self.tokenizer = tok
         self.comment_tokenizer = comment_tok
-        self._setup()
+        try:
+            self._setup()
+        except (CodetokError, TypeError, ValueError, KeyError) as e:
+            raise as_format_error(e, "the tokenizer does not fit its code options", path, "") from e
         return self
 
     @classmethod
@@ -683,12 +700,8 @@ class CodeTokenizer:
             NotFoundError: no such file.
             FormatError: not a code tokenizer file.
         """
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except FileNotFoundError:
-            raise NotFoundError(f"{os.fspath(path)}: no such code tokenizer file") from None
-        return cls.from_str(text, path=os.fspath(path))
+        name, text = read_text_file(path, "code tokenizer file")
+        return cls.from_str(text, path=name)
 
     def __repr__(self) -> str:
         comment = "separate" if self.comment_tokenizer is not None else "shared"

@@ -49,7 +49,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import FormatError, NotFoundError
+from .._serde import as_format_error, check_options
+from ..errors import CodetokError, FormatError, NotFoundError
 from ..models import _backend
 from ..models.bpe import BPE
 
@@ -141,6 +142,24 @@ def save_binary(tok: Tokenizer, path: str | os.PathLike[str]) -> None:
         f.write(payload)
 
 
+def _tables_info(info: Any, path: str) -> list[int] | None:
+    """The header's ``"binary"`` entry: ``{"tables": [layout, P, W, K]}`` or nothing."""
+    tables = info.get("tables") if isinstance(info, dict) else info
+    if not tables:
+        return None
+    if (
+        not isinstance(tables, list)
+        or len(tables) != 4
+        or not all(type(v) is int and 0 <= v < 2**63 for v in tables)
+    ):
+        raise FormatError(
+            f"expected [layout, size, size, size] (integers >= 0), got {tables!r:.100}",
+            path=path,
+            where="binary.tables",
+        )
+    return tables
+
+
 def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer:
     """Load a tokenizer from a fast-load file (memory-mapped).
 
@@ -178,10 +197,10 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
         raise FormatError(f"the header is not JSON codetok reads: {e}", path=p) from e
     if not isinstance(data, dict):
         raise FormatError("the header is not a JSON object", path=p)
-    tables_info = (data.pop("binary", None) or {}).get("tables")
+    tables_info = _tables_info(data.pop("binary", None), p)
     if tables_info:
         for size in tables_info[1:]:
-            starts.append(starts[-1] + int(size) + _pad(int(size)))
+            starts.append(starts[-1] + size + _pad(size))
     if len(mm) != starts[-1] or len(mm) % 8:
         raise FormatError(
             f"the file is {len(mm)} bytes but its sections need {starts[-1]}; it is truncated "
@@ -192,7 +211,10 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
         raise FormatError("checksum mismatch: the file is damaged", path=p)
     if not n:
         return from_dict(cls, data, path=p)
-    options = dict(data.get("model") or {})
+    options = data.get("model") or {}
+    if not isinstance(options, dict):
+        raise FormatError("the header's 'model' is not a JSON object", path=p, where="model")
+    check_options(BPE, options, path=p, where="model")
     offsets = np.frombuffer(mm, dtype="<u4", count=n + 1, offset=starts[1])
     present = np.frombuffer(mm, dtype=np.uint8, count=n, offset=starts[2])
     text = np.frombuffer(mm, dtype=np.uint8, count=b, offset=starts[3])
@@ -205,18 +227,21 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
             np.frombuffer(mm, dtype=np.uint8, count=int(size), offset=start)
             for size, start in zip(tables_info[1:], starts[5:8])
         )
-    model = BPE._from_store(
-        (text, offsets, present),
-        merges,
-        tables,
-        dropout=options.get("dropout"),
-        unk_token=options.get("unk_token"),
-        continuing_subword_prefix=options.get("continuing_subword_prefix"),
-        end_of_word_suffix=options.get("end_of_word_suffix"),
-        fuse_unk=bool(options.get("fuse_unk")),
-        byte_fallback=bool(options.get("byte_fallback")),
-        ignore_merges=bool(options.get("ignore_merges")),
-    )
+    try:
+        model = BPE._from_store(
+            (text, offsets, present),
+            merges,
+            tables,
+            dropout=options.get("dropout"),
+            unk_token=options.get("unk_token"),
+            continuing_subword_prefix=options.get("continuing_subword_prefix"),
+            end_of_word_suffix=options.get("end_of_word_suffix"),
+            fuse_unk=bool(options.get("fuse_unk")),
+            byte_fallback=bool(options.get("byte_fallback")),
+            ignore_merges=bool(options.get("ignore_merges")),
+        )
+    except CodetokError as e:
+        raise as_format_error(e, "malformed BPE model", p, "model") from e
     try:
         model._kernel()  # a damaged table is reported now, naming the file
     except ValueError as e:

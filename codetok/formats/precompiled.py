@@ -29,6 +29,8 @@ import re
 import struct
 from typing import Any
 
+import numpy as np
+
 from codetok._grapheme import clusters as grapheme_clusters
 from codetok.errors import FormatError
 from codetok.normalizers import Normalizer
@@ -91,6 +93,23 @@ class CharsMap:
                 path=path,
                 where="normalizer_spec.precompiled_charsmap",
             ) from e
+        # Each value (a unit with the leaf bit) is the start of a NUL-ended replacement (or
+        # past the end: an empty one); one that starts elsewhere, maybe inside a
+        # character, is damage.
+        units = np.frombuffer(self.blob, "<u4", trie_size // 4, 4)
+        values = units[units >= 0x80000000] & 0x7FFFFFFF
+        pool = np.frombuffer(self._pool, np.uint8)
+        starts = np.ones(len(pool), bool)
+        starts[1:] = pool[:-1] == 0
+        inside = values[values < len(pool)]
+        bad = inside[~starts[inside]]
+        if bad.size:
+            raise FormatError(
+                f"precompiled_charsmap has a replacement at byte {int(bad[0])}, which is not "
+                "the start of one; the blob is damaged",
+                path=path,
+                where="normalizer_spec.precompiled_charsmap",
+            )
 
     def __bool__(self) -> bool:
         return bool(self._units)

@@ -36,15 +36,17 @@ remote code.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .._serde import with_path
 from ..added_tokens import AddedToken
 from ..decoders import ByteLevel as ByteLevelDecoder
 from ..decoders import WordPiece as WordPieceDecoder
-from ..errors import ConfigurationError, FormatError, NotFoundError
+from ..errors import CodetokError, ConfigurationError, FormatError, NotFoundError
 from ..models.wordpiece import WordPiece
 from ..normalizers import BertNormalizer
 from ..pre_tokenizers import BertPreTokenizer, ByteLevel
@@ -388,7 +390,8 @@ def apply_tokenizer_config(
         specials = _special_tokens(family, config, None, "tokenizer_config.json")
     mml = config.get("model_max_length", config.get("max_len"))
     if mml is not None:
-        if isinstance(mml, bool) or not isinstance(mml, (int, float)):
+        finite = not isinstance(mml, float) or math.isfinite(mml)
+        if isinstance(mml, bool) or not isinstance(mml, (int, float)) or not finite:
             raise FormatError(
                 f"model_max_length must be a number, got {mml!r}", where="model_max_length"
             )
@@ -486,7 +489,26 @@ def _load(
     family: str | None = None,
 ) -> Tokenizer:
     """Load ``folder``; or, with ``files`` (name -> path) and ``family``, those files alone
-    (no configs read, the family's class defaults)."""
+    (no configs read, the family's class defaults). An error that names no file names the
+    folder (or the file given alone)."""
+    try:
+        return _load_files(folder, use_json=use_json, files=files, family=family)
+    except CodetokError as e:
+        if isinstance(e, FormatError) and e.path:
+            raise
+        where = next(iter(files.values())) if files else folder
+        if str(where) in str(e):
+            raise
+        raise with_path(e, str(where)) from e
+
+
+def _load_files(
+    folder: Path,
+    *,
+    use_json: bool,
+    files: dict[str, Path] | None,
+    family: str | None,
+) -> Tokenizer:
     config: dict[str, Any] = {}
     model_config: dict[str, Any] = {}
     stmap = None

@@ -26,8 +26,9 @@ from enum import IntEnum
 from typing import Any
 
 from codetok import decoders, normalizers
+from codetok._serde import as_format_error
 from codetok.added_tokens import AddedToken
-from codetok.errors import ConfigurationError, FormatError, NotFoundError
+from codetok.errors import CodetokError, ConfigurationError, FormatError, NotFoundError
 from codetok.formats._protobuf import Field, Message
 from codetok.formats.precompiled import Precompiled
 from codetok.models import BPE, Unigram
@@ -340,6 +341,17 @@ def tokenizer_from_sentencepiece(
     ['▁a', '▁', 'b']
     """
     model = _as_model(source)
+    if not isinstance(source, (str, os.PathLike)):
+        return _tokenizer(model, add_bos, add_eos)
+    try:
+        return _tokenizer(model, add_bos, add_eos)
+    except CodetokError as e:  # the model's pieces or specs do not make a tokenizer
+        raise as_format_error(
+            e, "the model does not make a tokenizer", os.fspath(source), ""
+        ) from e
+
+
+def _tokenizer(model: ModelProto, add_bos: bool, add_eos: bool) -> Tokenizer:
     ts, ns = model.trainer_spec, model.normalizer_spec
     pieces = [(p.piece, p.score) for p in model.pieces]
     unk_id = _unk_id(model)

@@ -51,9 +51,10 @@ from typing import Any
 
 from .._bytes import bytes_to_unicode
 from .._ids import ID_RANGE, is_id
+from .._serde import with_path
 from ..added_tokens import AddedToken
 from ..decoders import ByteLevel as ByteLevelDecoder
-from ..errors import ConfigurationError, FormatError, NotFoundError
+from ..errors import CodetokError, ConfigurationError, FormatError, NotFoundError
 from ..models import _backend
 from ..models.bpe import BPE
 from ..pre_tokenizers import ByteLevel, Sequence, Split, _bytechars
@@ -499,4 +500,9 @@ def tokenizer_from_tiktoken(
             "(cl100k_base.tiktoken) for codetok.load"
         )
     specials = special_tokens if special_tokens is not None else preset.get("special_tokens", {})
-    return tokenizer_from_ranks(ranks, pattern, specials)
+    try:
+        return tokenizer_from_ranks(ranks, pattern, specials)
+    except CodetokError as e:
+        if isinstance(source, Mapping):
+            raise
+        raise with_path(e, where) from e  # the ranks of this file do not fit

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._serde import as_format_error, check_options
 from ..errors import CodetokError, FormatError, UnknownComponentError
 from .base import Model, Token
 from .wordlevel import WordLevel
@@ -57,6 +58,12 @@ def model_from_dict(data: Any, *, path: str | None = None, where: str = "model")
             kind = "WordLevel"
         else:
             raise FormatError("model object has no 'type' key", path=path, where=where)
+    if not isinstance(kind, str):
+        raise FormatError(
+            f"the model 'type' is a string, got {type(kind).__name__}",
+            path=path,
+            where=f"{where}.type",
+        )
     cls = registry.get(kind)
     if cls is None:
         raise UnknownComponentError(
@@ -64,9 +71,8 @@ def model_from_dict(data: Any, *, path: str | None = None, where: str = "model")
             path=path,
             where=where,
         )
+    check_options(cls, data, path=path, where=where)
     try:
         return cls.from_dict(data, path=path)
-    except CodetokError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-        raise FormatError(f"malformed {kind} model: {e}", path=path, where=where) from e
+    except (CodetokError, KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise as_format_error(e, f"malformed {kind} model", path, where) from e

@@ -24,7 +24,7 @@ from codetok._reference import unigram as _ref_unigram
 from codetok._reference import wordpiece as _ref_wordpiece
 from codetok._serde import CHANGES
 
-__all__ = ["available", "native", "use_native", "kernel"]
+__all__ = ["available", "native", "use_native", "kernel", "reference_kernel"]
 
 FORCED_PURE: bool = os.environ.get("CODETOK_PURE_PYTHON", "") not in ("", "0")
 
@@ -113,6 +113,12 @@ def native_kernel(owner: Any, name: str, *args: Any, **kwargs: Any) -> tuple[Any
     """Build native kernel class ``name`` for ``owner`` (its errors propagate): ``(kernel, True)``."""
     _MODELS.add(owner)
     return getattr(core(), name)(*args, **kwargs), True
+
+
+def reference_kernel(owner: Any, name: str, *args: Any, **kwargs: Any) -> tuple[Any, bool]:
+    """Build the pure-Python kernel class ``name`` for ``owner``: ``(kernel, False)``."""
+    _MODELS.add(owner)
+    return _REFERENCE[name](*args, **kwargs), False
 
 
 def kernel(owner: Any, name: str, *args: Any, **kwargs: Any) -> tuple[Any, bool]:

@@ -46,6 +46,12 @@ def _values_by_id(vocab_r: dict[int, str]) -> list[str | None] | None:
     return values
 
 
+def _far_sparse(vocab_r: dict[int, str]) -> bool:
+    """Whether the largest id is past 2**24 and far past the number of tokens."""
+    top = max((i for i in vocab_r if type(i) is int), default=-1)
+    return top >= 2**24 and top >= 4 * len(vocab_r) + 1024
+
+
 def _merge_pairs(merges: Iterable[Any], *, where: str = "merges") -> list[tuple[str, str]]:
     """Normalise merges given as ``"a b"`` strings or ``[a, b]`` pairs."""
     out: list[tuple[str, str]] = []
@@ -182,16 +188,24 @@ class BPE(Model):
         return model
 
     def _store_strings(self) -> list[str | None]:
-        """Token strings by id from the fast-load arrays."""
-        if self._core is not None and self._core_native and hasattr(self._core, "strings"):
-            return self._core.strings()
-        utf8, offsets, present = self._store
-        bounds = offsets.tolist()
-        data = bytes(utf8)
-        return [
-            data[a:b].decode("utf-8", "surrogatepass") if p else None
-            for a, b, p in zip(bounds, bounds[1:], present.tolist())
-        ]
+        """Token strings by id from the fast-load arrays.
+
+        Raises:
+            FormatError: a token's bytes are not UTF-8 (the file was damaged and its
+                checksum written again).
+        """
+        try:
+            if self._core is not None and self._core_native and hasattr(self._core, "strings"):
+                return self._core.strings()
+            utf8, offsets, present = self._store
+            bounds = offsets.tolist()
+            data = bytes(utf8)
+            return [
+                data[a:b].decode("utf-8", "surrogatepass") if p else None
+                for a, b, p in zip(bounds, bounds[1:], present.tolist())
+            ]
+        except ValueError as e:  # UnicodeDecodeError, or the native kernel's
+            raise FormatError(f"the fast-load token text is damaged: {e}") from e
 
     @property
     def _vocab(self) -> dict[str, int]:
@@ -332,11 +346,16 @@ class BPE(Model):
             )
         if self._core is None:
             self._values = _values_by_id(self._vocab_r)
-            if self._table is not None and _backend.native():
+            # The native kernel keeps a table indexed by id: with ids far past the size of
+            # the vocabulary (one id near 2**31 in a small file) it would take gigabytes, so
+            # such a model runs the reference kernel (same output, a dict per id).
+            native = _backend.native() and not _far_sparse(self._vocab_r)
+            if self._table is not None and native:
                 merges: Any = self._table
             else:
                 merges = [(a, b, rank, new) for (a, b), (rank, new) in self._merge_map.items()]
-            self._core, self._core_native = _backend.kernel(
+            build = _backend.kernel if native else _backend.reference_kernel
+            self._core, self._core_native = build(
                 self,
                 "BpeCore",
                 self._vocab,

@@ -56,6 +56,11 @@ class Channel:
         self.model = model
         vocab = tokenizer.get_vocab(with_added_tokens=True)
         size = max(vocab.values(), default=-1) + 1
+        if size > 4 * len(vocab) + 1024:  # the tables below are indexed by id
+            raise VocabularyError(
+                f"the ids of a code tokenizer's vocabulary run to {size - 1} for {len(vocab)} "
+                "tokens; they must be (nearly) consecutive"
+            )
         prefix = getattr(model, "continuing_subword_prefix", None) or ""
         is_wordpiece = type(model).__name__ == "WordPiece"
         self.size = size
