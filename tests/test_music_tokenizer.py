@@ -145,6 +145,15 @@ def test_bpe_training_merges_within_bars_and_changes_no_note(remi, trained):
     )
 
 
+def test_native_and_python_pipelines_agree(trained):
+    from conftest import python_pipeline
+
+    songs = [DATA / "test09.mid", DATA / "test04.mid"]
+    native = [(e.ids, e.offsets) for e in trained.encode_batch(songs)]
+    with python_pipeline():
+        assert [(e.ids, e.offsets) for e in trained.encode_batch(songs)] == native
+
+
 def test_training_reads_folders_and_checks_its_arguments(tmp_path):
     folder = tmp_path / "songs"
     (folder / "deep").mkdir(parents=True)
