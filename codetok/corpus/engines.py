@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 from .job import CorpusJob
 from .plan import ShardTask
-from .shards import write_shard
+from .shards import prepare, write_shard
 
 __all__ = ["Engine", "LocalEngine", "DaskEngine", "available_cores"]
 
@@ -92,7 +92,7 @@ class LocalEngine:
 
         method = "fork" if sys.platform.startswith("linux") else "spawn"
         ctx = multiprocessing.get_context(method)
-        job.encoder()  # loaded before forking: the workers inherit it
+        prepare(job)  # the tokenizer and pyarrow, loaded before forking: workers inherit them
         args = [(job, task, out_dir) for task in tasks]
         with ctx.Pool(min(self.workers, len(tasks)), initializer=_ignore_sigint) as pool:
             yield from pool.imap_unordered(_write, args, chunksize=1)

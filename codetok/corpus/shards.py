@@ -8,7 +8,7 @@ not be used and why, and the SHA-256 of the bytes written. The same job and file
 same bytes on every engine: the rows follow the plan's order and nothing in the file
 depends on the process that wrote it.
 
-Columns (one Parquet row group, zstd):
+Columns (one Parquet row group, zstd; dictionary-encoded ``language`` and ``doc_style``):
 
 - a row per file (``tokens`` and ``codebert`` modes): ``path``, ``language``, ``bytes``
   (of source), ``ids`` (a list of ``uint16`` when every id fits, else ``uint32``) and, for
@@ -43,7 +43,7 @@ from .job import CorpusJob
 from .plan import ShardTask
 from .sources import read_source
 
-__all__ = ["write_shard", "id_type", "shard_schema"]
+__all__ = ["write_shard", "prepare", "id_type", "shard_schema"]
 
 
 def _pyarrow() -> tuple[Any, Any]:
@@ -114,11 +114,17 @@ def _utf8(text: str) -> str:
         return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
 
 
+def _numpy_types() -> dict[int, Any]:
+    """Arrow type id -> numpy type of the list values shards hold (without pandas, which
+    ``to_pandas_dtype`` would import)."""
+    pa, _ = _pyarrow()
+    return {pa.uint8().id: np.uint8, pa.uint16().id: np.uint16, pa.uint32().id: np.uint32}
+
+
 def _lists(arrays: list[np.ndarray], type_: Any) -> Any:
     """One Arrow list column from per-row numpy arrays, without per-value Python objects."""
     pa, _ = _pyarrow()
-
-    dtype = type_.value_type.to_pandas_dtype()
+    dtype = _numpy_types()[type_.value_type.id]
     offsets = np.zeros(len(arrays) + 1, np.int32)
     if arrays:
         np.cumsum([len(a) for a in arrays], out=offsets[1:])
@@ -162,6 +168,13 @@ def _table(job: CorpusJob, rows: list[Any]) -> Any:
         if "kinds" in schema.names:
             cols["kinds"] = _lists([r[4] for r in rows], schema.field("kinds").type)
     return pa.table(cols, schema=schema)
+
+
+def prepare(job: CorpusJob) -> None:
+    """Load the job's encoder and build an empty shard table in this process, so that pool
+    workers forked after it inherit both (pyarrow imports pandas on its first array, about
+    half a second per process otherwise)."""
+    _table(job, [])
 
 
 def _write_atomically(path: str, data: bytes) -> None:
@@ -228,7 +241,10 @@ def write_shard(job: CorpusJob, task: ShardTask, out_dir: str) -> dict[str, Any]
             entry["tokens"] = len(ids)
         files.append(entry)
     sink = pa.BufferOutputStream()
-    pq.write_table(_table(job, rows), sink, compression="zstd")
+    table = _table(job, rows)
+    # a dictionary for the repetitive text columns only: on id lists it costs time and size
+    wanted = [n for n in ("language", "doc_style") if n in table.column_names]
+    pq.write_table(table, sink, compression="zstd", use_dictionary=wanted)
     data = sink.getvalue().to_pybytes()
     _write_atomically(os.path.join(out_dir, task.name), data)
     return {
