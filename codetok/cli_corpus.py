@@ -4,7 +4,8 @@ It parses the options into a :class:`~codetok.corpus.CorpusJob`, picks the engin
 core of this machine, or a Dask scheduler with ``--dask``) and runs
 :func:`~codetok.corpus.build_corpus`, drawing a progress line (:mod:`codetok.cli_progress`)
 and printing one line per skipped file; a summary ends the run. Running the same command
-again after an interruption (Ctrl-C, a crash, a killed machine) keeps the finished shards.
+again after an interruption (Ctrl-C or SIGTERM, a crash, a killed machine) keeps the
+finished shards.
 
 Not handled here: the job itself (:mod:`codetok.corpus`).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import Any
 
@@ -100,6 +102,12 @@ def _job(args: argparse.Namespace) -> Any:
     )
 
 
+def _terminated(signum: int, frame: Any) -> None:
+    """SIGTERM (``kill``, a job scheduler's stop) ends the run as Ctrl-C does: the pool is
+    stopped and the shards finished so far stay recorded for the next run."""
+    raise KeyboardInterrupt
+
+
 def _dask_client(address: str) -> Any:
     try:
         from distributed import Client
@@ -133,6 +141,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
             f"{args.tokenizer} {' and '.join(encoder.dropped)}; turned off: shards hold whole files"
         )
     client = _dask_client(args.dask) if args.dask else None
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         engine = DaskEngine(client) if client is not None else LocalEngine(args.workers)
         with Progress("codetok corpus", enabled=False if args.quiet else None) as progress:
@@ -140,6 +149,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
             log = _CliLog(progress)
             manifest = build_corpus(args.inputs, out, job, engine=engine, log=log)
     finally:
+        signal.signal(signal.SIGTERM, previous)
         if client is not None:
             client.close()
     if not args.quiet:

@@ -22,6 +22,7 @@ pq = pytest.importorskip("pyarrow.parquet")
 from codetok.cli import main  # noqa: E402
 from codetok.code import CodeTokenizer  # noqa: E402
 from codetok.corpus import (  # noqa: E402
+    BatchEncoder,
     CorpusJob,
     LocalEngine,
     RunLog,
@@ -367,27 +368,23 @@ def test_dask_local_cluster_writes_identical_shards(tree, tmp_path, dask_client,
 
 def test_datasets_map_with_two_processes_gives_the_shard_ids(tree, tmp_path):
     datasets = pytest.importorskip("datasets")
-    ct = CodeTokenizer.default()
-    files = list_sources([str(tree / "samples")]).files
-
-    def tokenize(batch):
-        encs = [
-            ct.encode(Path(p).read_bytes(), lang)
-            for p, lang in zip(batch["path"], batch["language"])
-        ]
-        return {"ids": [e.ids for e in encs], "kinds": [e.kinds.tolist() for e in encs]}
-
+    files = list_sources([str(tree)]).files
     ds = datasets.Dataset.from_dict(
         {"path": [f.path for f in files], "language": [f.language for f in files]}
     )
-    mapped = ds.map(tokenize, batched=True, batch_size=2, num_proc=2)
+    job = CorpusJob(shard_bytes=SHARD)
+    mapped = ds.map(BatchEncoder(job), batched=True, batch_size=4, num_proc=2)
     out = tmp_path / "out"
-    build_corpus([str(tree / "samples")], str(out), CorpusJob(shard_bytes=SHARD))
+    build_corpus([str(tree)], str(out), job)
     table = _table(out)
-    assert mapped["ids"] == table.column("ids").to_pylist()
-    assert mapped["kinds"] == table.column("kinds").to_pylist()
+    kept = [e is None for e in mapped["error"]]
+    assert mapped["ids"][kept.index(False)] == [] and kept.count(False) == 1  # the binary one
+    assert [i for i, k in zip(mapped["ids"], kept) if k] == table.column("ids").to_pylist()
+    assert [i for i, k in zip(mapped["kinds"], kept) if k] == table.column("kinds").to_pylist()
     shards = datasets.Dataset.from_parquet(shard_paths(out), cache_dir=str(tmp_path / "cache"))
-    assert shards["ids"] == mapped["ids"]
+    assert shards["ids"] == table.column("ids").to_pylist()
+    with pytest.raises(ConfigurationError, match="one row per file"):
+        BatchEncoder(CorpusJob(mode="pairs"))
 
 
 def test_run_log_hears_every_skip_and_shard(tree, tmp_path):

@@ -10,6 +10,7 @@ One job, three ways to run it, one format::
     manifest.py   _manifest.json: shards done, files, languages, tokens, failures
     engines.py    LocalEngine (every core, multiprocessing), DaskEngine (a cluster)
     run.py        build_corpus(): list, plan, keep finished shards, run the rest
+    batches.py    BatchEncoder: the same columns inside datasets.Dataset.map(num_proc=N)
 
 The command line, the local pool and Dask all call :func:`build_corpus` with an engine, so
 their shards are byte for byte the same. Reading them needs any Parquet reader:
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import os
 
+from .batches import BatchEncoder as BatchEncoder
 from .engines import DaskEngine as DaskEngine
 from .engines import LocalEngine as LocalEngine
 from .job import MODES as MODES
@@ -37,6 +39,7 @@ from .shards import write_shard as write_shard
 from .sources import list_sources as list_sources
 
 __all__ = [
+    "BatchEncoder",
     "MANIFEST_NAME",
     "MODES",
     "CorpusJob",

@@ -9,7 +9,8 @@ rest, so every engine writes the same files.
   where the platform has it, so workers inherit the tokenizer the driver loaded; spawn
   elsewhere, where each worker loads it once). One worker, or one shard, runs in this
   process. Workers ignore Ctrl-C; the driver stops the pool, and every shard finished by
-  then is already in the manifest.
+  then is already in the manifest. On Linux a worker also dies with the driver (a killed
+  driver leaves no worker behind).
 - :class:`DaskEngine` submits one task per shard to a ``dask.distributed`` client. The
   workers must see the inputs, the output folder and the tokenizer file at the same paths
   (a shared file system, or one machine); a worker that loads a different tokenizer file is
@@ -55,8 +56,21 @@ class Engine(Protocol):
         ...
 
 
-def _ignore_sigint() -> None:
+def _worker_init(parent: int) -> None:
+    """A pool worker ignores Ctrl-C (the driver stops the pool) and, on Linux, dies with
+    the driver: killed with SIGKILL, the driver cannot stop its pool, and a worker blocked
+    on the task queue would otherwise wait forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool stops workers with it
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:  # the driver died before prctl took effect
+            os._exit(1)
 
 
 def _write(args: tuple[CorpusJob, ShardTask, str]) -> dict[str, Any]:
@@ -94,7 +108,8 @@ class LocalEngine:
         ctx = multiprocessing.get_context(method)
         prepare(job)  # the tokenizer and pyarrow, loaded before forking: workers inherit them
         args = [(job, task, out_dir) for task in tasks]
-        with ctx.Pool(min(self.workers, len(tasks)), initializer=_ignore_sigint) as pool:
+        workers = min(self.workers, len(tasks))
+        with ctx.Pool(workers, initializer=_worker_init, initargs=(os.getpid(),)) as pool:
             yield from pool.imap_unordered(_write, args, chunksize=1)
 
 
