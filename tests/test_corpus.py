@@ -153,13 +153,14 @@ def test_resume_after_an_interruption_redoes_only_missing_shards(tree, tmp_path)
     with pytest.raises(KeyboardInterrupt):
         build_corpus([str(tree)], str(out), job, engine=_Interrupted(after=2))
     partial = read_manifest(str(out))
-    assert partial["status"] == "partial" and [e["index"] for e in partial["shards"]] == [0, 1]
+    recorded = {e["index"] for e in partial["shards"]}
+    assert partial["status"] == "partial" and len(recorded) == 2
     (out / ".shard-00002.parquet.0badc0de.tmp").write_bytes(b"half a shard")  # killed mid-write
-    # shard 2 was written but not recorded when the interruption came: it is redone
+    # a third shard was written but not recorded when the interruption came: it is redone
     before = {e["file"]: (out / e["file"]).stat().st_mtime_ns for e in partial["shards"]}
     engine = _Counting()
     manifest = build_corpus([str(tree)], str(out), job, engine=engine)
-    assert engine.written == [2, 3, 4]
+    assert sorted(engine.written) == sorted(set(range(5)) - recorded)
     assert {p: (out / p).stat().st_mtime_ns for p in before} == before  # kept, not rewritten
     assert manifest["status"] == "complete"
     assert [r["shards_kept"] for r in manifest["runs"]] == [0, 2]

@@ -166,7 +166,9 @@ def build_corpus(
 
     kept = set(done)
     fresh: set[int] = set()
-    todo = [t for t in plan if t.index not in done]
+    # largest first: the last shards to start are the small ones, so the workers finish
+    # together (the shards' files and names stay in plan order)
+    todo = sorted((t for t in plan if t.index not in done), key=lambda t: -t.bytes)
     log.started(shards=len(plan), kept=len(kept), todo_bytes=sum(t.bytes for t in todo))
     record("partial", 0)
     for entry in engine.run(job, todo, out):
