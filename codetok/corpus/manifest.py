@@ -87,13 +87,30 @@ def write_manifest(out_dir: str, manifest: dict[str, Any]) -> None:
     tmp = os.path.join(out_dir, f".{MANIFEST_NAME}.{secrets.token_hex(4)}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(manifest, f, indent=1, ensure_ascii=False)
-            f.write("\n")
+            f.write(_dumps(manifest))
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _dumps(manifest: dict[str, Any]) -> str:
+    """The manifest as JSON with one top-level key per line and one shard, failure or run
+    per line: readable with ``less`` and ``grep``, and written by the C encoder (an indented
+    dump goes through the pure-Python one, rewritten after every shard)."""
+
+    def one(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+    lines = []
+    for key, value in manifest.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            body = ",\n  ".join(one(v) for v in value)
+            lines.append(f"{one(key)}: [\n  {body}\n ]")
+        else:
+            lines.append(f"{one(key)}: {one(value)}")
+    return "{\n " + ",\n ".join(lines) + "\n}\n"
 
 
 def check_same_job(old: dict[str, Any], new: dict[str, Any], out_dir: str) -> None:
