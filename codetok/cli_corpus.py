@@ -206,7 +206,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         help="CodeBERT mode: --tokenizer's ids (as transformers gives them) with each "
         "token's lexeme kind",
     )
-    p.add_argument("--pairs", action="store_true", help="(docstring, function) pairs per row")
+    p.add_argument("--pairs", action="store_true", help="one row per (docstring, function) pair")
     p.add_argument(
         "--max-tokens", type=int, metavar="N", help="--pairs: code token budget per function"
     )

@@ -104,9 +104,9 @@ def build_corpus(
         The manifest (also written to ``out/_manifest.json``).
 
     Raises:
-        ConfigurationError: ``out`` holds something else, or another job's shards.
+        ConfigurationError: ``out`` holds something else, or another job's shards; or a
+            worker loaded another tokenizer file than the driver.
         FormatError: ``out`` has a manifest codetok cannot read.
-        ConfigurationError: a worker loaded another tokenizer file than the driver.
         NotFoundError: the tokenizer cannot be found.
         OSError: a shard or the manifest cannot be written.
 
