@@ -9,6 +9,10 @@ of wall time:
 * ``codetok corpus -j N``: the command as a user runs it (a fresh process: start-up,
   tokenizer load, listing, shards written as Parquet, the manifest), for each ``--workers``.
 
+Next to the wall time, the CPU time of each row (the command's processes together): on a
+shared machine the wall time depends on what else runs, while MB per CPU second is the
+work each row does per MB, so it shows what the cores of a quiet machine would give.
+
 Every run's per-file token counts (from its manifest) are checked equal to the plain
 loop's. The files are read once first so that every run finds them in the page cache; with
 ``--repeat N`` the rows run in turn N times and the best time of each counts.
@@ -22,11 +26,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 
@@ -52,6 +59,12 @@ def build_tree(chosen: list, root: Path) -> None:
         folder = root / f"copy-{rep:03d}"
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{i:07d}-{Path(f.path).name}").symlink_to(f.path)
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,45 +96,50 @@ def main(argv: list[str] | None = None) -> int:
     ct = CodeTokenizer.default()
     counts: dict[str, int] = {}
 
-    def plain_loop() -> float:
-        t0 = time.perf_counter()
+    def plain_loop() -> tuple[float, float]:
+        t0, c0 = time.perf_counter(), time.process_time()
         for f in files:
             counts[f.shown] = len(ct.encode(Path(f.path).read_bytes(), f.language).ids_array)
-        return time.perf_counter() - t0
+        return time.perf_counter() - t0, time.process_time() - c0
 
-    def command(workers: int) -> float:
+    def command(workers: int) -> tuple[float, float]:
         out = work / f"out-{workers}"
         shutil.rmtree(out, ignore_errors=True)
         cmd = [sys.executable, "-m", "codetok.cli", "corpus", str(work / "tree"), "-o", str(out)]
         cmd += ["-j", str(workers), "--shard-mb", str(args.shard_mb), "-q"]
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), _children_cpu()
         subprocess.run(cmd, check=True)
-        seconds = time.perf_counter() - t0
+        seconds, cpu = time.perf_counter() - t0, _children_cpu() - c0
         manifest = json.loads((out / "_manifest.json").read_text(encoding="utf-8"))
         got = {f["path"]: f["tokens"] for e in manifest["shards"] for f in e["files"]}
         if got != counts or manifest["failures"]:
             raise SystemExit(f"-j {workers}: token counts differ from the plain loop's")
         shards[workers] = manifest["totals"]["shards"]
-        return seconds
+        return seconds, cpu
 
-    best: dict[str, float] = {}
+    best: dict[object, tuple[float, float]] = {}
     shards: dict[int, int] = {}
+    runs: list[tuple[object, Callable[[], tuple[float, float]]]] = [("plain", plain_loop)]
+    runs += [(w, partial(command, w)) for w in args.workers]
     for _ in range(args.repeat):  # interleaved, so a busy moment hits every row alike
-        for name, run in [("plain", plain_loop)] + [
-            (w, lambda w=w: command(w)) for w in args.workers
-        ]:
-            best[name] = min(best.get(name, float("inf")), run())
-    plain = best["plain"]
-    rows = [("plain loop of `CodeTokenizer.encode` (1 process)", plain)]
-    rows += [(f"`codetok corpus -j {w}` ({shards[w]} shards)", best[w]) for w in args.workers]
+        for name, run in runs:
+            best[name] = min(best.get(name, (float("inf"), 0.0)), run())
+    plain = best["plain"][0]
+    rows = [("plain loop of `CodeTokenizer.encode` (1 process)", *best["plain"])]
+    rows += [(f"`codetok corpus -j {w}` ({shards[w]} shards)", *best[w]) for w in args.workers]
 
-    print("\n| run | s | MB/s | vs plain loop |\n| --- | ---: | ---: | ---: |")
-    for name, seconds in rows:
-        print(f"| {name} | {seconds:.1f} | {total / 1e6 / seconds:.2f} | {plain / seconds:.2f}x |")
-    if 1 in args.workers:
-        for w in args.workers:
-            if w != 1:
-                print(f"\n-j {w} over -j 1: {best[1] / best[w]:.2f}x")
+    mb = total / 1e6
+    print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
+    print("\n| run | s | MB/s | vs plain loop | CPU s | MB per CPU s |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name, seconds, cpu in rows:
+        print(
+            f"| {name} | {seconds:.1f} | {mb / seconds:.2f} | {plain / seconds:.2f}x "
+            f"| {cpu:.1f} | {mb / cpu:.2f} |"
+        )
+    for w in args.workers:
+        if w != 1 and 1 in best:
+            print(f"\n-j {w} over -j 1: {best[1][0] / best[w][0]:.2f}x")
     return 0
 
 

@@ -162,7 +162,7 @@ def cmd_corpus(args: argparse.Namespace) -> int:
         what = f"{t['rows']} pairs, " if job.mode == "pairs" else ""
         sys.stderr.write(
             f"codetok corpus: {t['files']} files ({t['bytes'] / 1e6:.1f} MB) -> {t['shards']} "
-            f"shards in {out} ({run['shards_written']} written, {run['shards_kept']} kept), "
+            f"shard{'s' if t['shards'] != 1 else ''} in {out} ({run['shards_written']} written, {run['shards_kept']} kept), "
             f"{what}{t['tokens']:,} tokens{skipped}; {run['seconds']:.1f} s on "
             f"{engine.workers} {engine.name} worker{'s' if engine.workers != 1 else ''}\n"
         )
