@@ -75,11 +75,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shard-mb", type=float, default=8.0)
     parser.add_argument("--repeat", type=int, default=1, help="best of N interleaved runs")
     args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="corpus_bench_"))
+    try:
+        return _run(args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)  # the symlink tree and every run's shards
 
+
+def _run(args: argparse.Namespace, work: Path) -> int:
     from codetok.code import CodeTokenizer
     from codetok.corpus import list_sources
 
-    work = Path(tempfile.mkdtemp(prefix="corpus_bench_"))
     chosen = select(args.inputs, args.mb)
     build_tree(chosen, work / "tree")
     files = list_sources([str(work / "tree")]).files
