@@ -17,6 +17,8 @@ LAZY = [
     "codetok.trainers",
     "codetok.code",
     "tree_sitter",
+    "morfessor",
+    "wordfreq",
 ]
 
 
