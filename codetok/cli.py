@@ -309,6 +309,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .code.uses.pairs_cli import register as register_pairs
 
     register_pairs(sub)
+    from .text.morphemes_cli import register as register_morphemes
+
+    register_morphemes(sub)
     for p in sub.choices.values():  # lets main() phrase errors with the sub-command's flags
         p.set_defaults(cli_parser=p)
     return parser
