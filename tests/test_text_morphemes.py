@@ -215,8 +215,9 @@ def test_boundary_f1_against_gold_no_worse_than_morfessor(gold):
     theirs = boundary_scores({w: baseline.viterbi_segment(w)[0] for w in words}, gold)
 
     assert ours.words == theirs.words == 1102
-    assert ours.f1 >= theirs.f1 - 0.01, (ours, theirs)
-    assert ours.precision > 0.7 and ours.recall > 0.7
+    # measured: codetok P 0.856 R 0.860 F1 0.858; Morfessor 0.852 0.860 0.856
+    assert (ours.correct, ours.predicted, ours.gold) == (689, 805, 801)
+    assert ours.f1 >= theirs.f1 - 0.005, (ours, theirs)
 
 
 def test_boundary_scores_known_answer():

@@ -9,9 +9,12 @@ lexicon is the count of its leaf node. Every word starts as one morph.
 One epoch visits the word types in a random order (seeded). For each word it takes the
 word's count out of the model, then tries the word whole and at every cut point, each time
 adding the count back to the two halves as they stand and reading the total code length
-(:class:`~codetok.text.morph_cost.MorphCost`). The cheapest choice is kept; when it is a
-split, both halves are optimized the same way in turn, with the counts they now have from
-every word that uses them. Epochs stop once one lowers the cost by less than ``tolerance``
+(:class:`~codetok.text.morph_cost.MorphCost`). The cheapest choice is kept, and on equal
+cost a split beats no split and a later cut an earlier one (different trees often have
+the same morphs, hence the same cost; like Morfessor 2.0, this keeps the last such cut,
+which measured about half a point of boundary F1 better on English than the first); when
+it is a split, both halves are optimized the same way in turn, with the counts they now
+have from every word that uses them. Epochs stop once one lowers the cost by less than ``tolerance``
 nats per word type, or after ``max_epochs``.
 
 This is the batch recursive algorithm of Creutz & Lagus (2002, 2005) as Morfessor 2.0
@@ -73,7 +76,7 @@ class _Trainer:
             here = cost.total()
             modify(left, -count)
             modify(right, -count)
-            if here < best:
+            if here <= best:  # ties: see the module docstring
                 best, best_cut = here, cut
         self.nodes[node] = [count, best_cut]
         if not best_cut:
