@@ -9,6 +9,7 @@ recall and F1 against Morfessor 2.0.6 trained on the same words.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import time
 from math import lgamma, log
@@ -257,6 +258,18 @@ def test_pre_tokenizer_cuts_only_between_morphs(small_model):
     ]
 
 
+@settings(max_examples=50, deadline=None)
+@given(st.text(alphabet="walkedKINGs é\u0301,3-", max_size=30))
+def test_split_many_equals_split(small_model, text):
+    from codetok.offsets import NormalizedString
+
+    pre = Sequence([Whitespace(), Morphemes(small_model)])
+    texts, anchors = pre.split_many([text], [0])
+    pieces = pre.split(NormalizedString(text))
+    assert texts == [p.text for p in pieces]
+    assert anchors == [p.base for p in pieces]
+
+
 def test_pre_tokenizer_keeps_offsets_behind_a_normalizer(small_model):
     from codetok.normalizers import NFKC
 
@@ -289,6 +302,8 @@ def test_morpheme_tokenizer_works_like_the_others(small_model, tmp_path):
     again = Tokenizer.from_file(path)
     assert again.encode("kicking talkers").ids == tok.encode("kicking talkers").ids
     assert again.pre_tokenizer == tok.pre_tokenizer
+    copied = pickle.loads(pickle.dumps(tok))
+    assert copied.encode("kicking talkers").ids == tok.encode("kicking talkers").ids
 
 
 def test_morpheme_tokenizer_vocabulary_from_a_corpus(small_model):

@@ -185,7 +185,9 @@ class MorphemeModel:
                 list is taken as it is).
             min_count: train on words seen at least this often.
             dampening: ``"none"``, ``"log"`` or ``"ones"`` (:data:`DAMPENINGS`): how word
-                counts are flattened before training; ``"log"`` or ``"ones"`` split more.
+                counts are flattened before training. Raw counts keep frequent words whole;
+                ``"ones"`` (word types) split most and scored best against an English gold
+                (README, benchmarks/morpheme_eval.py).
             corpus_weight: above 1, fewer and longer morphs; below 1, more splitting.
             max_epochs, tolerance, seed: see :func:`codetok.text.morph_train.train_lexicon`.
             progress: called as ``progress(epoch, cost)`` after each epoch.

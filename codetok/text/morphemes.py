@@ -63,8 +63,11 @@ class Morphemes(PreTokenizer):
         ConfigurationError: ``model`` is not a MorphemeModel.
 
     >>> model = MorphemeModel({"walk": 3, "talk": 3, "ed": 4, "ing": 2}, word_tokens=6)
-    >>> Morphemes(model).pre_tokenize_str("Walked3 talking!")
-    [('Walk', (0, 4)), ('ed3 talk', (4, 12)), ('ing!', (12, 16))]
+    >>> PreSequence([Whitespace(), Morphemes(model)]).pre_tokenize_str("Walked, talking!")
+    [('Walk', (0, 4)), ('ed', (4, 6)), (',', (6, 7)), ('talk', (8, 12)), ('ing', (12, 15)), \
+('!', (15, 16))]
+    >>> Morphemes(model).pre_tokenize_str("walked3")  # other characters stay where they are
+    [('walk', (0, 4)), ('ed3', (4, 7))]
     """
 
     type_name = "codetok.Morphemes"
