@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from math import log
@@ -73,8 +74,6 @@ def check_word(word: Any, where: str) -> str:
 
 
 def _is_mark(ch: str) -> bool:
-    import unicodedata
-
     return unicodedata.category(ch).startswith("M")
 
 

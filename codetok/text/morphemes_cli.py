@@ -11,6 +11,7 @@ line, when none are given).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,6 @@ def cmd_train(args: argparse.Namespace) -> int:
         seed=args.seed,
         progress=progress,
     )
-    import json
-
     write_output(args.output, json.dumps(model.to_dict(), ensure_ascii=False, indent=1) + "\n")
     if not args.quiet:
         sys.stderr.write(f"wrote {args.output}: {model!r}\n")
