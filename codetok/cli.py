@@ -347,6 +347,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_corpus import register as register_corpus
 
     register_corpus(sub)
+    from .text.morphemes_cli import register as register_morphemes
+
+    register_morphemes(sub)
     for p in sub.choices.values():  # lets main() phrase errors with the sub-command's flags
         p.set_defaults(cli_parser=p)
     return parser

@@ -24,6 +24,8 @@ LAZY = [
     "tree_sitter",
     "codetok.music",
     "mido",
+    "morfessor",
+    "wordfreq",
 ]
 
 
