@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._registry import registry as _component_registry
 from ..errors import CodetokError, FormatError, UnknownComponentError
 from .base import Model, Token
 from .wordlevel import WordLevel
@@ -58,9 +59,13 @@ def model_from_dict(data: Any, *, path: str | None = None, where: str = "model")
         else:
             raise FormatError("model object has no 'type' key", path=path, where=where)
     cls = registry.get(kind)
+    if cls is None and isinstance(kind, str):
+        # codetok's own models (``codetok.*``, e.g. codetok.Phonemes) register themselves.
+        cls = _component_registry("model").get(kind)
     if cls is None:
+        known = sorted({*registry, *_component_registry("model").names()})
         raise UnknownComponentError(
-            f"unknown model type {kind!r}; codetok knows: {', '.join(sorted(registry))}",
+            f"unknown model type {kind!r}; codetok knows: {', '.join(known)}",
             path=path,
             where=where,
         )

@@ -14,10 +14,12 @@ factory                            pieces                           tokenizer.js
 :func:`pattern_tokenizer`          ordered regexes, longest match   ``codetok.Patterns``
 :func:`char_tokenizer`             code points / grapheme clusters  HF schema
 :func:`byte_tokenizer`             UTF-8 bytes, ids 0-255           HF schema
+:func:`phoneme_tokenizer`          words -> ARPAbet/IPA phonemes    ``codetok.Phonemes``
 =================================  ===============================  ====================
 
-Importing this package registers the two ``codetok.*`` pre-tokenizers so that
-``Tokenizer.from_file`` can load them.
+Importing this package registers the two ``codetok.*`` pre-tokenizers and the
+``codetok.Phonemes`` model (:mod:`codetok.text.phonemes`) so that ``Tokenizer.from_file``
+can load them. The phoneme tokenizer's vocabulary is fixed (``train`` refuses it).
 
 >>> from codetok.text import words_tokenizer
 >>> words_tokenizer(corpus=["I can't."]).encode("I can't!").tokens
@@ -27,6 +29,7 @@ Importing this package registers the two ``codetok.*`` pre-tokenizers so that
 from .byte_level import ByteTokenizer, byte_tokenizer
 from .chars import char_tokenizer
 from .patterns import Patterns, pattern_tokenizer
+from .phonemes import phoneme_tokenizer
 from .vocab import build_vocab, count_pieces, iter_corpus, train, vocab_from_counts
 from .whitespace import whitespace_tokenizer
 from .words import Words, words_tokenizer
@@ -41,6 +44,7 @@ __all__ = [
     "count_pieces",
     "iter_corpus",
     "pattern_tokenizer",
+    "phoneme_tokenizer",
     "train",
     "vocab_from_counts",
     "whitespace_tokenizer",
