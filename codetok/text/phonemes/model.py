@@ -8,9 +8,11 @@ knows it:
 2. CMUdict (:meth:`Lexicon.cmudict <.lexicon.Lexicon.cmudict>`), first-listed pronunciation;
 3. for a word with hyphens or dots (``well-known``, ``u.s.``) that neither holds whole:
    each part in turn (steps 1, 2 and 4), the hyphens and dots silent;
-4. the G2P model trained from CMUdict (:class:`.g2p.G2P`), for letters ``a``-``z`` and
-   the apostrophe;
-5. otherwise the unknown token (a word in another script, or any word with ``g2p=False``).
+4. the G2P model trained from CMUdict (:class:`.g2p.G2P`), for words of up to
+   :data:`MAX_G2P_LETTERS` letters ``a``-``z`` and apostrophes (its time grows with the
+   length: a 64-letter word takes about 40 ms);
+5. otherwise the unknown token (a word in another script, an overlong one, or any word
+   with ``g2p=False``).
 
 Words are looked up in lowercase with ``’`` read as ``'``. A piece without letters
 (punctuation, numbers) is looked up whole in the vocabulary, else it is the unknown token.
@@ -37,12 +39,14 @@ from .arpabet import STRESSED_PHONEMES, convert, phoneme_symbols
 from .g2p import G2P
 from .lexicon import Lexicon
 
-__all__ = ["Phonemes"]
+__all__ = ["MAX_G2P_LETTERS", "Phonemes"]
 
 _PARTS = re.compile(r"[^\-.]+")
 _ALPHABETS = ("arpabet", "ipa")
 _OFFSETS = ("letters", "word")
 _DICTIONARIES = ("cmudict", None)
+#: The longest word the G2P model is asked about (CMUdict's longest word has 28 letters).
+MAX_G2P_LETTERS = 64
 #: Pieces cached per model; the cache is emptied when it grows past this.
 _CACHE_SIZE = 100_000
 
@@ -196,7 +200,7 @@ class Phonemes(Model):
                     return None
                 out.extend((p, (s + m.start(), e + m.start())) for p, (s, e) in part)
             return out or None
-        if not self.g2p:
+        if not self.g2p or len(key) > MAX_G2P_LETTERS:
             return None
         model = self._model()
         if any(c not in model.letters for c in key):
@@ -243,7 +247,13 @@ class Phonemes(Model):
             )
         found = self._word(_fold(word))
         if found is None:
-            why = "g2p=False" if not self.g2p else "letters outside a-z and the apostrophe"
+            why = (
+                "g2p=False"
+                if not self.g2p
+                else f"longer than {MAX_G2P_LETTERS} letters"
+                if len(word) > MAX_G2P_LETTERS
+                else "letters outside a-z and the apostrophe"
+            )
             raise VocabularyError(
                 f"cannot pronounce {word!r}: no lexicon holds it and the G2P model cannot "
                 f"({why}); add it to lexicon= or strip accents first"
