@@ -20,8 +20,8 @@ Words are looked up in lowercase with ``’`` read as ``'``. A piece without let
 Offsets (``offsets="letters"``, the default) are the letters that spell each phoneme: the
 G2P model's segmentation for a predicted word, and for a dictionary word the best
 segmentation of its known pronunciation under the alignment model (:func:`.alignment.align`).
-A silent letter joins the phoneme before it (the first phoneme for a word-initial one),
-so a word's phonemes cover all of its letters. ``offsets="word"`` gives every phoneme the
+A silent letter, hyphen or dot joins the phoneme before it (the first phoneme for a
+word-initial one), so a word's phonemes cover all of it. ``offsets="word"`` gives every phoneme the
 whole word. An optional ``word_boundary`` token follows each word, with empty offsets at
 the word's end.
 """

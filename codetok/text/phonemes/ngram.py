@@ -9,13 +9,17 @@ entry, cut into graphones by :mod:`.alignment`) and stores them compactly.
   and 3 or more), estimated from the counts of counts (Chen and Goodman's "modified"
   Kneser-Ney). Lower orders count distinct left contexts instead of occurrences, except
   for n-grams that start at the beginning of a sequence.
-- **Pruning:** n-grams of order 3 and up seen fewer than ``min_count`` times are dropped
-  (their probability mass goes to the backoff weight). An n-gram is kept only when its
-  history is kept, so every history the decoder can reach is in the table.
-- **Storage:** :class:`NgramArrays`, the backoff form of the model: for each history
-  (a *node*) its backoff weight and its next-shorter history; for each kept n-gram its
-  log-probability and the node of the history it leads to. All in numpy arrays, with
-  the n-grams sorted by ``node * vocabulary + token`` so a lookup is one binary search.
+- **Pruning** (off by default): n-grams of order 3 and up seen fewer than ``min_count``
+  times, or adding little over their backoff estimate (``prune``), are dropped; their
+  probability mass goes to the backoff weight, renormalized. An n-gram is kept only when
+  its history and its next-shorter suffix are kept, so every history the decoder can
+  reach is in the table and the table is closed under suffixes.
+- **Storage:** :class:`NgramArrays`, the backoff form of the model as a trie in numpy
+  arrays: per history (a *node*) its number of entries and its backoff weight, per kept
+  n-gram (an *entry*) its last token and log-probability, both quantized to 8 bits
+  (:func:`quantize`). Loading derives the lookup arrays: entries sorted by
+  ``node * vocabulary + token`` (a lookup is one binary search), each node's next-shorter
+  history and each entry's next node.
 
 Not here: what the tokens mean (graphones; :mod:`.g2p`) or how sequences are decoded.
 """
@@ -30,7 +34,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ...errors import FormatError, TrainingError
+from ...errors import FormatError, TrainingError, VocabularyError
 
 __all__ = ["NgramArrays", "quantize", "train_ngram"]
 
@@ -160,6 +164,9 @@ class NgramArrays:
 
         Returns:
             ``(log-probabilities, next nodes)``.
+
+        Raises:
+            VocabularyError: a token id the model does not have.
         """
         nodes = np.asarray(nodes, dtype=np.int64)
         tokens = np.asarray(tokens, dtype=np.int64)
@@ -178,8 +185,10 @@ class NgramArrays:
             pending = pending[~found]
             at_root = cur[pending] == 0
             if at_root.any():
-                raise TrainingError(
-                    f"n-gram table lacks tokens {sorted(set(tokens[pending[at_root]].tolist()))}"
+                missing = sorted(set(tokens[pending[at_root]].tolist()))
+                raise VocabularyError(
+                    f"token ids {missing[:5]} are outside the n-gram model's vocabulary "
+                    f"(0..{self.vocab_size - 1})"
                 )
             out[pending] += self.node_bow[cur[pending]]
             cur[pending] = self.node_suffix[cur[pending]]
