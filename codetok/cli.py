@@ -20,8 +20,8 @@ from .cli_inputs import check_input_files, choose_language, read_error, read_sou
 from .cli_messages import cli_message
 from .cli_output import check_output_path, write_output
 from .cli_progress import Progress
-from .cli_tokenizers import encode_whole_inputs
-from .errors import CodetokError
+from .cli_tokenizers import BUILTIN, builtin_tokenizer, encode_whole_inputs
+from .errors import CodetokError, NotFoundError
 
 _BIG = 1 << 20  # bytes of input from which the progress line shows before a native call
 
@@ -45,6 +45,7 @@ EPILOG_ENCODE = """examples:
   codetok encode notes.txt --tokenizer path/to/tokenizer.json --format tokens   # text
   codetok encode app.py --tokenizer cl100k_base.tiktoken   # any format codetok.load reads
   codetok encode song.mid --tokenizer remi --format tokens   # MIDI as REMI tokens
+  codetok encode notes.txt --tokenizer phonemes --format tokens   # text -> ARPAbet phonemes
 """
 
 EPILOG_TRAIN = """examples:
@@ -93,7 +94,16 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 
 def _load_tokenizer(spec: str):
-    """A text tokenizer from any file or folder codetok reads (format told by content)."""
+    """A built-in text tokenizer by name (``phonemes``), else one from any file or folder
+    codetok reads (format told by content)."""
+    tok = builtin_tokenizer(spec)
+    if tok is not None:
+        return tok
+    if not Path(spec).exists():
+        raise NotFoundError(
+            f"{spec}: no such file or folder (looked for a tokenizer there), and not a built-in "
+            f"tokenizer ({', '.join([*BUILTIN, 'remi'])})"
+        )
     from .formats.detect import load
 
     return load(spec)
@@ -102,7 +112,7 @@ def _load_tokenizer(spec: str):
 def load_any_tokenizer(spec: str):
     """A CodeTokenizer for a code tokenizer file, a MusicTokenizer for a music tokenizer file
     or the name ``remi`` (the REMI tokenizer without BPE), else a text Tokenizer
-    (:func:`codetok.load`).
+    (:func:`codetok.load`, or a built-in one by name, :data:`~codetok.cli_tokenizers.BUILTIN`).
 
     Used by every sub-command that takes ``--tokenizer`` (and ``codetok pairs``).
     """
@@ -290,8 +300,10 @@ def build_parser() -> argparse.ArgumentParser:
         "-t",
         help="a code tokenizer file from `codetok train`, or a text tokenizer: any file or "
         "folder codetok.load reads (tokenizer.json, .tiktoken, SentencePiece .model, vocab.txt, "
-        "vocab.json + merges.txt, a model folder, a binary file); or `remi` (or a saved "
-        "MusicTokenizer file) for a MIDI file; default: the code tokenizer shipped with codetok",
+        "vocab.json + merges.txt, a model folder, a binary file), or a built-in text tokenizer: "
+        + ", ".join(f"{name} ({what})" for name, (what, _) in BUILTIN.items())
+        + "; or `remi` (or a saved MusicTokenizer file) for a MIDI file; "
+        "default: the code tokenizer shipped with codetok",
     )
     p.add_argument("--format", choices=("ids", "tokens", "json", "html"), default="ids")
     p.add_argument("--output", "-o", help="write here instead of stdout")

@@ -1,5 +1,5 @@
 """Plain-text tokenizers built from the pipeline: whitespace, words, patterns, chars, bytes,
-morphemes.
+morphemes, phonemes.
 
 Each factory returns a :class:`~codetok.Tokenizer` (normalizer, pre-tokenizer, WordLevel
 model, decoder) that works on its own, saves to ``tokenizer.json`` and learns its
@@ -16,14 +16,16 @@ factory                            pieces                           tokenizer.js
 :func:`char_tokenizer`             code points / grapheme clusters  HF schema
 :func:`byte_tokenizer`             UTF-8 bytes, ids 0-255           HF schema
 :func:`morpheme_tokenizer`         morphs of an unsupervised model  ``codetok.Morphemes``
+:func:`phoneme_tokenizer`          words -> ARPAbet/IPA phonemes    ``codetok.Phonemes``
 =================================  ===============================  ====================
 
 :class:`MorphemeModel` learns the morph lexicon the morpheme tokenizer uses (Morfessor
 Baseline: MDL cost, recursive binary splitting, Viterbi segmentation of new words); its
 :class:`Morphemes` pre-tokenizer also runs before any subword model.
 
-Importing this package registers the three ``codetok.*`` pre-tokenizers so that
-``Tokenizer.from_file`` can load them.
+Importing this package registers the three ``codetok.*`` pre-tokenizers and the
+``codetok.Phonemes`` model (:mod:`codetok.text.phonemes`) so that ``Tokenizer.from_file``
+can load them. The phoneme tokenizer's vocabulary is fixed (``train`` refuses it).
 
 >>> from codetok.text import words_tokenizer
 >>> words_tokenizer(corpus=["I can't."]).encode("I can't!").tokens
@@ -36,6 +38,7 @@ from .morph_model import MorphemeModel
 from .morph_words import read_word_list
 from .morphemes import Morphemes, morpheme_tokenizer
 from .patterns import Patterns, pattern_tokenizer
+from .phonemes import phoneme_tokenizer
 from .vocab import build_vocab, count_pieces, iter_corpus, train, vocab_from_counts
 from .whitespace import whitespace_tokenizer
 from .words import Words, words_tokenizer
@@ -54,6 +57,7 @@ __all__ = [
     "morpheme_tokenizer",
     "pattern_tokenizer",
     "read_word_list",
+    "phoneme_tokenizer",
     "train",
     "vocab_from_counts",
     "whitespace_tokenizer",
