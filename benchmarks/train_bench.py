@@ -4,7 +4,13 @@ Corpus: the running interpreter's standard library (``*.py``, recursively, sorte
 ``--mb`` megabytes and written to one temporary file. Each trainer runs in a fresh child
 process so that peak RSS (``ru_maxrss``) is its own; the parent prints times and ratios.
 
+Unigram models are also compared on held-out text: the ``--heldout-mb`` megabytes of the
+standard library that follow the training slice, encoded line by line (newlines left out)
+after training (not timed, not in the peak RSS); the figure is UTF-8 bytes per token,
+higher is better.
+
     python benchmarks/train_bench.py --mb 20 --bpe-vocab 32000 --unigram-vocab 16000
+    python benchmarks/train_bench.py --mb 20 --skip unigram     # BPE and WordPiece only
 """
 
 from __future__ import annotations
@@ -18,9 +24,13 @@ import sysconfig
 import tempfile
 
 
-def build_corpus(path: str, megabytes: float) -> int:
+def build_corpus(path: str, megabytes: float, skip_mb: float = 0.0) -> int:
+    """Write ``megabytes`` of stdlib sources to ``path``, after the first ``skip_mb`` (whole
+    files, in the same order) are left out."""
     root = sysconfig.get_paths()["stdlib"]
     target = int(megabytes * 1_000_000)
+    skip = int(skip_mb * 1_000_000)
+    skipped = 0
     size = 0
     with open(path, "wb") as out:
         for dirpath, dirs, names in os.walk(root):
@@ -34,6 +44,9 @@ def build_corpus(path: str, megabytes: float) -> int:
                     data.decode("utf-8")
                 except UnicodeDecodeError:
                     continue
+                if skipped < skip:
+                    skipped += len(data)
+                    continue
                 out.write(data if data.endswith(b"\n") else data + b"\n")
                 size += len(data)
                 if size >= target:
@@ -44,6 +57,8 @@ def build_corpus(path: str, megabytes: float) -> int:
 CHILD = r"""
 import json, resource, sys, time
 kind, corpus, vocab, workers = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+held_out = sys.argv[5] if len(sys.argv) > 5 else ""
+encode = None  # lines -> token count, for the held-out figure
 t = time.perf_counter()
 if kind == "hf-bpe":
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
@@ -57,6 +72,18 @@ elif kind == "codetok-bpe":
     from codetok.trainers import train_bpe
     tok = train_bpe(corpus, vocab_size=vocab, num_workers=workers)
     size = tok.get_vocab_size()
+elif kind == "hf-wordpiece":
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.train([corpus], trainers.WordPieceTrainer(vocab_size=vocab, show_progress=False,
+              special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]))
+    size = tok.get_vocab_size()
+elif kind == "codetok-wordpiece":
+    from codetok.trainers import train_wordpiece
+    tok = train_wordpiece(corpus, vocab_size=vocab, num_workers=workers)
+    size = tok.get_vocab_size()
 elif kind == "spm-unigram":
     import os, sentencepiece as spm, tempfile
     d = tempfile.mkdtemp()
@@ -66,6 +93,8 @@ elif kind == "spm-unigram":
         max_sentence_length=1 << 16, num_threads=workers, minloglevel=2,
         input_sentence_size=0)
     size = vocab
+    sp = spm.SentencePieceProcessor(model_file=os.path.join(d, "m.model"))
+    encode = lambda lines: sum(map(len, sp.encode(lines)))
 elif kind == "codetok-unigram":
     from codetok import Tokenizer, decoders, pre_tokenizers
     from codetok.models import Unigram
@@ -75,24 +104,34 @@ elif kind == "codetok-unigram":
     train(tok, [corpus], UnigramTrainer(vocab_size=vocab,
           special_tokens=["<unk>", "<s>", "</s>"], show_progress=True), num_workers=workers)
     size = tok.get_vocab_size()
+    encode = lambda lines: len(tok.encode_ordinary_batch(lines, flat=True)[0])
 dt = time.perf_counter() - t
 rss = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
           resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
-print(json.dumps({"kind": kind, "seconds": dt, "peak_rss_mb": rss, "vocab": size}))
+res = {"kind": kind, "seconds": dt, "peak_rss_mb": rss, "vocab": size}
+if held_out and encode is not None:
+    with open(held_out, encoding="utf-8") as fh:
+        lines = [ln.rstrip("\n") for ln in fh]
+    n_bytes = sum(len(ln.encode("utf-8")) for ln in lines)
+    res["held_out_bytes_per_token"] = n_bytes / encode(lines)
+print(json.dumps(res))
 """
 
 
-def run(kind: str, corpus: str, vocab: int, workers: int) -> dict:
+def run(kind: str, corpus: str, vocab: int, workers: int, held_out: str = "") -> dict:
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, kind, corpus, str(vocab), str(workers)],
+        [sys.executable, "-c", CHILD, kind, corpus, str(vocab), str(workers), held_out],
         check=True,
         stdout=subprocess.PIPE,
         text=True,
     )
     res = json.loads(out.stdout.strip().splitlines()[-1])
+    extra = ""
+    if "held_out_bytes_per_token" in res:
+        extra = f"  held-out bytes/token {res['held_out_bytes_per_token']:.4f}"
     print(
         f"  {kind:16s} {res['seconds']:8.1f}s  peak RSS {res['peak_rss_mb']:7.0f} MB  "
-        f"vocab {res['vocab']}",
+        f"vocab {res['vocab']}{extra}",
         flush=True,
     )
     return res
@@ -105,12 +144,19 @@ def main() -> None:
         "--unigram-mb",
         type=float,
         default=None,
-        help="smaller corpus for Unigram (pure-Python EM is slow); default --mb",
+        help="a smaller corpus for Unigram; default --mb",
     )
     ap.add_argument("--bpe-vocab", type=int, default=32000)
     ap.add_argument("--unigram-vocab", type=int, default=16000)
+    ap.add_argument("--wordpiece-vocab", type=int, default=30000)
+    ap.add_argument(
+        "--heldout-mb",
+        type=float,
+        default=2.0,
+        help="stdlib text after the training slice, for Unigram's held-out bytes/token",
+    )
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--skip", nargs="*", default=[], choices=["bpe", "unigram"])
+    ap.add_argument("--skip", nargs="*", default=[], choices=["bpe", "wordpiece", "unigram"])
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         corpus = os.path.join(tmp, "stdlib.py.txt")
@@ -121,21 +167,32 @@ def main() -> None:
             hf = run("hf-bpe", corpus, args.bpe_vocab, args.workers)
             ct = run("codetok-bpe", corpus, args.bpe_vocab, args.workers)
             print(
-                f"  ratio codetok/HF: time x{ct['seconds'] / hf['seconds']:.1f}, "
-                f"memory x{ct['peak_rss_mb'] / hf['peak_rss_mb']:.1f}"
+                f"  ratio codetok/HF: time x{ct['seconds'] / hf['seconds']:.2f}, "
+                f"memory x{ct['peak_rss_mb'] / hf['peak_rss_mb']:.2f}"
+            )
+        if "wordpiece" not in args.skip:
+            print(f"WordPiece (BERT normalizer and pre-tokenizer), vocab {args.wordpiece_vocab}:")
+            hf = run("hf-wordpiece", corpus, args.wordpiece_vocab, args.workers)
+            ct = run("codetok-wordpiece", corpus, args.wordpiece_vocab, args.workers)
+            print(
+                f"  ratio codetok/HF: time x{ct['seconds'] / hf['seconds']:.2f}, "
+                f"memory x{ct['peak_rss_mb'] / hf['peak_rss_mb']:.2f}"
             )
         if "unigram" not in args.skip:
-            ucorpus = corpus
+            ucorpus, umb = corpus, args.mb
             if args.unigram_mb is not None and args.unigram_mb < args.mb:
-                ucorpus = os.path.join(tmp, "stdlib-small.py.txt")
-                usize = build_corpus(ucorpus, args.unigram_mb)
+                ucorpus, umb = os.path.join(tmp, "stdlib-small.py.txt"), args.unigram_mb
+                usize = build_corpus(ucorpus, umb)
                 print(f"Unigram corpus: {usize / 1e6:.1f} MB")
-            print(f"Unigram, vocab {args.unigram_vocab}:")
-            sp = run("spm-unigram", ucorpus, args.unigram_vocab, args.workers)
-            ct = run("codetok-unigram", ucorpus, args.unigram_vocab, args.workers)
+            held_out = os.path.join(tmp, "stdlib-held-out.py.txt")
+            hsize = build_corpus(held_out, args.heldout_mb, skip_mb=umb)
+            print(f"Unigram, vocab {args.unigram_vocab} (held out: {hsize / 1e6:.1f} MB):")
+            sp = run("spm-unigram", ucorpus, args.unigram_vocab, args.workers, held_out)
+            ct = run("codetok-unigram", ucorpus, args.unigram_vocab, args.workers, held_out)
             print(
-                f"  ratio codetok/sentencepiece: time x{ct['seconds'] / sp['seconds']:.1f}, "
-                f"memory x{ct['peak_rss_mb'] / sp['peak_rss_mb']:.1f}"
+                f"  ratio codetok/sentencepiece: time x{ct['seconds'] / sp['seconds']:.2f}, "
+                f"memory x{ct['peak_rss_mb'] / sp['peak_rss_mb']:.2f}, held-out bytes/token "
+                f"x{ct['held_out_bytes_per_token'] / sp['held_out_bytes_per_token']:.4f}"
             )
 
 

@@ -276,6 +276,80 @@ def rank_merges(ranks: dict[bytes, int]) -> Any:
 def checksum(data: Any) -> int:
     """The binary format's checksum: sum of word[i] * (2i + 1) mod 2**64."""
 
+def train_bpe_merges(
+    symbols: Any,
+    offsets: Any,
+    counts: Any,
+    tokens: list[str],
+    vocab_size: int,
+    min_frequency: int,
+    max_token_length: int | None,
+    prefix: str | None,
+    on_merge: Any,
+    every: int,
+) -> tuple[Any, list[str]]:
+    """BPE merges of flat words (``symbols[offsets[i]:offsets[i + 1]]`` occurring
+    ``counts[i]`` times) over the vocabulary ``tokens``: ``(merges, new_tokens)``, the same
+    as ``codetok._reference.bpe_train.train_merges`` (``merges``: int64 ``(n, 4)`` rows of
+    ``(left, right, new_id, count)``)."""
+
+class PieceCounter:
+    """The trainers' corpus pass (codetok/_plan.py ``compile_counter`` builds it)."""
+
+    def __init__(
+        self,
+        pre: int,
+        scanner: int,
+        add_prefix_space: bool,
+        passes: list[tuple[int, int]],
+        whitespace_split: bool,
+        metaspace: tuple[str, int, bool] | None,
+        raw: list[Any],
+        norm: list[Any],
+        whitespace: str,
+        steps: list[Any],
+        bert: tuple[bool, bool, bool, bool] | None,
+    ) -> None: ...
+    def count(
+        self, texts: list[str], weights: list[int] | None = None, num_threads: int = 1
+    ) -> None:
+        """Count the pieces of every text (``weights[k]`` times each)."""
+    def counts(self) -> dict[str, int]:
+        """``{piece: count}`` so far, in order of first occurrence."""
+    def __len__(self) -> int: ...
+
+class CodeCounts:
+    """The code trainers' corpus pass: pieces counted by a counting ``CodeRouter``."""
+
+    def __init__(self, separate: bool) -> None: ...
+    def add(self, router: CodeRouter, *inputs: Any) -> None:
+        """Route one file (the inputs of ``CodeRouter.run``) and count its pieces."""
+    def counts(self) -> tuple[dict[str, int], dict[str, int]]:
+        """``(code counts, comment counts)``."""
+
+def train_unigram_pieces(
+    words: Sequence[str],
+    counts: Any,
+    required: Sequence[str],
+    required_counts: Any,
+    digits: str,
+    *,
+    vocab_size: int,
+    max_piece_length: int,
+    seed_size: int,
+    min_count: int,
+    shrinking_factor: float,
+    n_sub_iterations: int,
+    whitespace_char: str,
+    split_by_number: bool,
+    num_threads: int = 1,
+    on_step: Any = None,
+) -> tuple[list[str], list[float], list[float]]:
+    """SentencePiece's unigram training loop on word counts (seeds, EM, pruning), on
+    ``num_threads`` threads: ``(pieces, scores, objectives)``, the same as
+    ``codetok._reference.unigram_train.train_pieces`` (``digits``: the required chars that
+    are digits)."""
+
 #: Layout version of the hash tables saved in binary files.
 TABLE_LAYOUT: int
 
@@ -311,8 +385,8 @@ class CodeRouter:
         spec: dict[str, Any],
         rules: tuple[list[str], list[str], list[str], list[str]],
         classes: bytes,
-        code: tuple[Any, ...],
-        comment: tuple[Any, ...],
+        code: tuple[Any, ...] | None,
+        comment: tuple[Any, ...] | None,
     ) -> None: ...
     def run(
         self,

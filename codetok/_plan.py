@@ -751,37 +751,66 @@ def compile_counter(tok: Tokenizer) -> Any:
     """A native ``PieceCounter`` that counts the pieces ``tok.pre_tokenize`` gives its model
     (the trainers' corpus pass), or the reason the pass runs in Python.
 
-    Supported: the byte-level pre-tokenizers of the BPE plan and HF's character-class ones,
-    behind native normalizer steps or none; added tokens matched on the original text (and,
-    without a normalizer, the normalized ones).
+    Supported: behind native normalizer steps, ``BertNormalizer`` or none, the byte-level
+    pre-tokenizers of the BPE plan, HF's character-class ones, ``BertPreTokenizer``, and
+    ``WhitespaceSplit`` and / or ``Metaspace``; added tokens matched on the original text
+    (and, without a normalizer, the normalized ones).
     """
     reason = python_reason()
     if reason is not None:
         return reason
-    if tok.pre_tokenizer is None:
+    if getattr(tok, "surrogates", "keep") != "keep":
+        return "surrogates are rewritten first (tiktoken's rule); counted in Python"
+    pre = tok.pre_tokenizer
+    if pre is None:
         return "without a pre-tokenizer each text is one piece; counted in Python"
     steps: list[tuple[Any, ...]] = []
-    if tok.normalizer is not None:
+    bert = None
+    if isinstance(tok.normalizer, norm.BertNormalizer):
+        n = tok.normalizer
+        strip = n.lowercase if n.strip_accents is None else n.strip_accents
+        bert = (bool(n.clean_text), bool(n.handle_chinese_chars), bool(strip), bool(n.lowercase))
+    elif tok.normalizer is not None:
         found = _norm_steps(tok.normalizer)
         if isinstance(found, str):
             return found
         steps = found
-    passes = _word_passes(tok.pre_tokenizer)
-    scanner, add_prefix_space = 0, False
-    if passes is None:
-        pre = _pre_tokenizer(tok.pre_tokenizer)
-        if isinstance(pre, str):
-            return pre
-        scanner, add_prefix_space = pre
+    kind, scanner, add_prefix_space = 0, 0, False
+    whitespace_split, metaspace = False, None
+    passes = _word_passes(pre)
+    chain = pre.pretokenizers if type(pre) is Sequence else [pre]
+    if passes is not None:
+        kind = 1
+    elif type(pre) is BertPreTokenizer:
+        kind = 2
+    elif chain and all(type(p) in (WhitespaceSplit, Metaspace) for p in chain):
+        whitespace_split = type(chain[0]) is WhitespaceSplit
+        rest = chain[1:] if whitespace_split else chain
+        if len(rest) > 1 or (rest and type(rest[0]) is not Metaspace):
+            return f"the pre-tokenizer {pre!r} is counted in Python"
+        if rest:
+            meta = rest[0]
+            scheme = {"never": 0, "always": 1, "first": 2}[meta.prepend_scheme]
+            metaspace = (meta.replacement, scheme, bool(meta.split_))
+        kind = 3
+    else:
+        found_pre = _pre_tokenizer(pre)
+        if isinstance(found_pre, str):
+            return found_pre
+        scanner, add_prefix_space = found_pre
     entries = _added_entries(tok)
     if isinstance(entries, str):
         return entries
     return _backend._CORE.PieceCounter(  # type: ignore[union-attr]
+        kind,
         scanner,
         add_prefix_space,
+        passes or [],
+        whitespace_split,
+        metaspace,
         entries[0],
         entries[1],
         "".join(sorted(RUST_WHITESPACE)),
         steps,
-        passes or [],
+        bert,
     )

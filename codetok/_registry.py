@@ -9,7 +9,8 @@ and the family's ``*_from_dict`` function looks the ``type`` up there (through
 Some classes live in modules that their family module must not import, because those
 modules import the family module to subclass its base class: SentencePiece's
 ``Precompiled`` normalizer (:mod:`codetok.formats.precompiled`) and codetok's own
-``codetok.*`` pre-tokenizers (:mod:`codetok.text`). :data:`PROVIDERS` names them by module
+``codetok.*`` pre-tokenizers and models (:mod:`codetok.text`; the HF model types stay in
+:func:`codetok.models.model_from_dict`). :data:`PROVIDERS` names them by module
 path, and a registry imports such a module by name the first time a lookup needs it. So
 the imports only go one way: family module -> this module, and provider -> family module.
 
@@ -30,6 +31,7 @@ __all__ = ["PROVIDERS", "Registry", "registry"]
 PROVIDERS: dict[str, tuple[tuple[str, str], ...]] = {
     "normalizer": (("Precompiled", "codetok.formats.precompiled:Precompiled"),),
     "pre_tokenizer": (("codetok.", "codetok.text"),),
+    "model": (("codetok.", "codetok.text"),),
 }
 
 

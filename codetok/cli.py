@@ -20,8 +20,8 @@ from .cli_inputs import check_input_files, choose_language, read_error, read_sou
 from .cli_messages import cli_message
 from .cli_output import check_output_path, write_output
 from .cli_progress import Progress
-from .cli_tokenizers import encode_whole_inputs
-from .errors import CodetokError
+from .cli_tokenizers import BUILTIN, builtin_tokenizer, encode_whole_inputs
+from .errors import CodetokError, NotFoundError
 
 _BIG = 1 << 20  # bytes of input from which the progress line shows before a native call
 
@@ -44,6 +44,8 @@ EPILOG_ENCODE = """examples:
   codetok encode app.py --tokenizer my_code_tokenizer.json   # from `codetok train`
   codetok encode notes.txt --tokenizer path/to/tokenizer.json --format tokens   # text
   codetok encode app.py --tokenizer cl100k_base.tiktoken   # any format codetok.load reads
+  codetok encode song.mid --tokenizer remi --format tokens   # MIDI as REMI tokens
+  codetok encode notes.txt --tokenizer phonemes --format tokens   # text -> ARPAbet phonemes
 """
 
 EPILOG_TRAIN = """examples:
@@ -92,20 +94,35 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 
 def _load_tokenizer(spec: str):
-    """A text tokenizer from any file or folder codetok reads (format told by content)."""
+    """A built-in text tokenizer by name (``phonemes``), else one from any file or folder
+    codetok reads (format told by content)."""
+    tok = builtin_tokenizer(spec)
+    if tok is not None:
+        return tok
+    if not Path(spec).exists():
+        raise NotFoundError(
+            f"{spec}: no such file or folder (looked for a tokenizer there), and not a built-in "
+            f"tokenizer ({', '.join([*BUILTIN, 'remi'])})"
+        )
     from .formats.detect import load
 
     return load(spec)
 
 
 def load_any_tokenizer(spec: str):
-    """A CodeTokenizer for a code tokenizer file, else a text Tokenizer (:func:`codetok.load`).
+    """A CodeTokenizer for a code tokenizer file, a MusicTokenizer for a music tokenizer file
+    or the name ``remi`` (the REMI tokenizer without BPE), else a text Tokenizer
+    (:func:`codetok.load`, or a built-in one by name, :data:`~codetok.cli_tokenizers.BUILTIN`).
 
     Used by every sub-command that takes ``--tokenizer`` (and ``codetok pairs``).
     """
     from .formats.detect import detect_format
 
     p = Path(spec)
+    if spec.lower() == "remi" and not p.exists():
+        from .music import MusicTokenizer
+
+        return MusicTokenizer()
     if p.is_file() and detect_format(p) == "tokenizer.json":
         from ._files import parse_json, read_text_file
         from .formats.json_numbers import hf_float
@@ -117,6 +134,10 @@ def load_any_tokenizer(spec: str):
             from .code import CodeTokenizer
 
             return CodeTokenizer.from_dict(data, path=path)
+        if isinstance(data, dict) and "codetok_music" in data:
+            from .music import MusicTokenizer
+
+            return MusicTokenizer.from_dict(data, path=path)
         return Tokenizer.from_dict(data, path=path)
     return _load_tokenizer(spec)
 
@@ -126,9 +147,13 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
     if args.output:
         check_output_path(args.output)
+    if args.tokenizer is None and Path(args.file).suffix.lower() in (".mid", ".midi"):
+        raise CodetokError(f"{args.file}: a MIDI file; pass --tokenizer remi to encode it")
     tok = CodeTokenizer.default() if args.tokenizer is None else load_any_tokenizer(args.tokenizer)
     data = read_source(args.file)
     name = _shown_name(args.file)
+    if _is_music(tok):
+        return _encode_music(tok, args, data)
     if not isinstance(tok, CodeTokenizer):
         if args.format == "html":
             raise CodetokError("--format html needs a code tokenizer (omit --tokenizer)")
@@ -160,6 +185,26 @@ def cmd_encode(args: argparse.Namespace) -> int:
             write_output(args.output, text, json=args.format == "json")
     if not args.output:
         write_output(None, text, json=args.format == "json")
+    return 0
+
+
+def _is_music(tok: object) -> bool:
+    """Whether ``tok`` is a MusicTokenizer (without importing codetok.music otherwise)."""
+    music = sys.modules.get("codetok.music.tokenizer")
+    return music is not None and isinstance(tok, music.MusicTokenizer)
+
+
+def _encode_music(tok, args: argparse.Namespace, data: bytes) -> int:
+    """``codetok encode --tokenizer remi song.mid``: a MIDI file's ids or token names."""
+    if args.format == "html":
+        raise CodetokError("--format html needs a code tokenizer; use ids, tokens or json")
+    if not args.keep_padding_truncation:
+        encode_whole_inputs(tok, args.tokenizer, "--keep-padding-truncation keeps them")
+    from .music import read_midi
+
+    score = read_midi(data, name="standard input" if args.file == "-" else args.file)
+    enc = tok.encode(score, add_special_tokens=not args.no_special_tokens)
+    write_output(args.output, text_encoding_text(enc, args.format), json=args.format == "json")
     return 0
 
 
@@ -244,7 +289,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "encode",
-        help="encode a source file (built-in code tokenizer) or a text file",
+        help="encode a source file (built-in code tokenizer), a text file or a MIDI file",
         epilog=EPILOG_ENCODE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -255,8 +300,10 @@ def build_parser() -> argparse.ArgumentParser:
         "-t",
         help="a code tokenizer file from `codetok train`, or a text tokenizer: any file or "
         "folder codetok.load reads (tokenizer.json, .tiktoken, SentencePiece .model, vocab.txt, "
-        "vocab.json + merges.txt, a model folder, a binary file); default: the code tokenizer "
-        "shipped with codetok",
+        "vocab.json + merges.txt, a model folder, a binary file), or a built-in text tokenizer: "
+        + ", ".join(f"{name} ({what})" for name, (what, _) in BUILTIN.items())
+        + "; or `remi` (or a saved MusicTokenizer file) for a MIDI file; "
+        "default: the code tokenizer shipped with codetok",
     )
     p.add_argument("--format", choices=("ids", "tokens", "json", "html"), default="ids")
     p.add_argument("--output", "-o", help="write here instead of stdout")
@@ -309,6 +356,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .code.uses.pairs_cli import register as register_pairs
 
     register_pairs(sub)
+    from .cli_corpus import register as register_corpus
+
+    register_corpus(sub)
+    from .text.morphemes_cli import register as register_morphemes
+
+    register_morphemes(sub)
     for p in sub.choices.values():  # lets main() phrase errors with the sub-command's flags
         p.set_defaults(cli_parser=p)
     return parser

@@ -36,7 +36,7 @@ _SPECIAL = [
 ]
 
 # Library argument names that a sub-command's flag stands for under another name.
-_ALIASES = {"pairs": {"max_code_tokens": "--max-tokens"}}
+_ALIASES = {"pairs": {"max_code_tokens": "--max-tokens"}, "morphemes": {"max_epochs": "--epochs"}}
 
 
 def _flags(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:

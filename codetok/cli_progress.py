@@ -13,6 +13,8 @@ terminal it first draws after half a second, so quick commands never flash a lin
 erases its line when done. A background thread redraws the clock; while a native call holds
 the interpreter the line simply waits for it.
 
+Messages such as a skipped file go above the line (:meth:`Progress.message`).
+
 Not handled here: the tqdm bars of ``codetok train`` and ``codetok pairs``.
 """
 
@@ -111,6 +113,26 @@ class Progress:
         """Count ``n`` more units of the stage's work (redrawn at most every ``interval``)."""
         self.done += n
         self._draw()
+
+    def message(self, text: str) -> None:
+        """Write one line of ``text`` to the stream above the progress line (a file
+        skipped, say), then redraw the line. Written whether the line is drawn or not, so a
+        log of a run without a terminal keeps every message.
+
+        >>> import io
+        >>> out = io.StringIO()
+        >>> with Progress("job", stream=out, enabled=False) as p:
+        ...     p.message("skipped a.py: binary")
+        >>> out.getvalue()
+        'skipped a.py: binary\\n'
+        """
+        with self._lock:
+            if self._width:
+                self.stream.write("\r" + " " * self._width + "\r")
+                self._width = 0
+            self.stream.write(text.rstrip("\n") + "\n")
+            self.stream.flush()
+        self._draw(force=True)
 
     def close(self) -> None:
         """Stop the clock and erase the line (idempotent)."""

@@ -6,17 +6,48 @@ command that encodes files: a 1 MB file would silently come out as 128 ids. So t
 that encode files turn both off and say so in one note on stderr
 (:func:`encode_whole_inputs`); ``codetok encode --keep-padding-truncation`` keeps them.
 
+``--tokenizer`` also takes the name of a built-in text tokenizer (:data:`BUILTIN`, for
+example ``phonemes``) when no file or folder of that name exists
+(:func:`builtin_tokenizer`).
+
 Not handled here: finding and loading the files (:mod:`codetok.cli`,
 :mod:`codetok.code.uses.pairs_cli`).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from .cli_messages import note
 
-__all__ = ["encode_whole_inputs"]
+__all__ = ["BUILTIN", "builtin_tokenizer", "encode_whole_inputs"]
+
+#: ``--tokenizer`` names of built-in text tokenizers -> (description, phoneme_tokenizer options).
+BUILTIN: dict[str, tuple[str, dict[str, Any]]] = {
+    "phonemes": ("ARPAbet phonemes with stress (CMUdict, then codetok's G2P model)", {}),
+    "phonemes-ipa": (
+        "IPA phonemes with stress marks (CMUdict, then codetok's G2P model)",
+        {"alphabet": "ipa"},
+    ),
+}
+
+
+def builtin_tokenizer(spec: str) -> Any:
+    """The built-in text tokenizer named ``spec``, or ``None`` (also when a file or folder
+    called ``spec`` exists: files win).
+
+    >>> builtin_tokenizer("phonemes").encode("Hi").tokens
+    ['HH', 'AY1']
+    >>> builtin_tokenizer("no-such-name") is None
+    True
+    """
+    found = BUILTIN.get(spec)
+    if found is None or Path(spec).exists():
+        return None
+    from .text.phonemes import phoneme_tokenizer
+
+    return phoneme_tokenizer(**found[1])
 
 
 def _settings(tok: Any) -> list[str]:

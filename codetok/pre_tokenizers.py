@@ -831,6 +831,11 @@ class Sequence(PreTokenizer):
     def __len__(self) -> int:
         return len(self.pretokenizers)
 
+    def __repr__(self) -> str:
+        # The parts' own reprs: a part with a large model (codetok.Morphemes) keeps its
+        # repr short, where its to_dict() holds the whole model.
+        return f"Sequence({list(self.pretokenizers)!r})"
+
 
 #: ``type`` -> class; the ``codetok.*`` pre-tokenizers of :mod:`codetok.text` are provided
 #: on first lookup (see :mod:`codetok._registry`).

@@ -23,7 +23,8 @@ K = LexemeKind
 
 @pytest.fixture(scope="module")
 def tok() -> CodeTokenizer:
-    return CodeTokenizer.train([DATA], vocab_size=900, show_progress=False)
+    # min_frequency=1: the fixtures are small; every pair seen may become a token.
+    return CodeTokenizer.train([DATA], vocab_size=900, min_frequency=1, show_progress=False)
 
 
 # ----------------------------------------------------------------------------- round trips

@@ -112,3 +112,24 @@ def test_training_errors(tmp_path: Path) -> None:
         CodeTokenizer.train([DATA], vocab_size=300, show_progress=False)
     with pytest.raises(ConfigurationError, match="encode-time"):
         CodeTokenizer.train([DATA], drop_comments=True, show_progress=False)
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_each_piece_is_counted_once(native: bool) -> None:
+    """With one shared vocabulary, comment pieces are not counted a second time (they were
+    doubled, with the code pieces, which skewed min_frequency)."""
+    from codetok import _plan
+    from codetok.code.routing.reserved import ReservedTokens
+    from codetok.code.routing.router import RouterOptions
+    from codetok.code.training import count_code_pieces
+
+    reserved = ReservedTokens.for_languages(["python"])
+    previous = _plan.use_plans(native)
+    try:
+        code, comment = count_code_pieces(
+            [("x = 1  # one x\n", "python", None)], reserved, RouterOptions()
+        )
+    finally:
+        _plan.use_plans(previous)
+    assert code is comment
+    assert code["x"] == 1 and code["Ġ="] == 1 and code["Ġx"] == 1

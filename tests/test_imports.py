@@ -14,9 +14,18 @@ LAZY = [
     "sentencepiece",
     "tree_sitter_language_pack",
     "matplotlib",
+    "pyarrow",
+    "dask",
+    "distributed",
+    "datasets",
+    "codetok.corpus",
     "codetok.trainers",
     "codetok.code",
     "tree_sitter",
+    "codetok.music",
+    "mido",
+    "morfessor",
+    "wordfreq",
 ]
 
 

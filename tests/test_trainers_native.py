@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codetok import AddedToken, Tokenizer
+from codetok import AddedToken, Tokenizer, _plan
 from codetok import normalizers as nm
 from codetok import pre_tokenizers as pt
 from codetok._reference import bpe_train as reference
-from codetok.models import BPE, _backend
+from codetok.models import BPE, Unigram, WordPiece, _backend
 from codetok.trainers import BpeTrainer
 from codetok.trainers.api import _Pieces
 from codetok.trainers.bpe import train_merges
@@ -112,6 +113,24 @@ def _counting_tokenizers() -> dict[str, Tokenizer]:
             BPE(), normalizer=nm.NFC(), pre_tokenizer=pt.ByteLevel(add_prefix_space=True)
         ),
     }
+    out["bert"] = Tokenizer(
+        WordPiece(), normalizer=nm.BertNormalizer(), pre_tokenizer=pt.BertPreTokenizer()
+    )
+    out["bert, cased"] = Tokenizer(
+        WordPiece(),
+        normalizer=nm.BertNormalizer(lowercase=False, strip_accents=False),
+        pre_tokenizer=pt.BertPreTokenizer(),
+    )
+    for scheme in ("always", "first", "never"):
+        for split in (True, False):
+            out[f"metaspace {scheme} split={split}"] = Tokenizer(
+                Unigram(), pre_tokenizer=pt.Metaspace(prepend_scheme=scheme, split=split)
+            )
+    out["whitespace split + metaspace, NFKC"] = Tokenizer(
+        Unigram(),
+        normalizer=nm.NFKC(),
+        pre_tokenizer=pt.Sequence([pt.WhitespaceSplit(), pt.Metaspace(prepend_scheme="first")]),
+    )
     with_added = Tokenizer(BPE(), pre_tokenizer=pt.ByteLevel(add_prefix_space=False))
     with_added.add_special_tokens(["<|endoftext|>", AddedToken("<mask>", lstrip=True)])
     with_added.add_tokens(["def"])
@@ -163,6 +182,216 @@ def test_native_counting_on_real_code_in_threads() -> None:
 
 
 def test_unsupported_pre_tokenizer_is_counted_in_python() -> None:
-    tok = Tokenizer(BPE(), pre_tokenizer=pt.Metaspace())
+    tok = Tokenizer(BPE(), pre_tokenizer=pt.Sequence([pt.Metaspace(), pt.Digits()]))
     assert _Pieces(tok).native_counter() is None
-    assert count_words(["a b a"], _Pieces(tok)) == {"▁a": 2, "▁b": 1}
+    assert count_words(["a1 b a"], _Pieces(tok)) == {"▁a": 2, "1": 1, "▁b": 1}
+
+
+# ----------------------------------------------------------------------------- code training
+CODE_DATA = Path(__file__).parent / "data" / "code"
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"fold_whitespace": False, "join_punctuation": False},
+        {"split_identifiers": False, "digits": "single", "comment_markers": False},
+    ],
+)
+def test_native_code_counting_equals_the_python_router(options: dict) -> None:
+    from codetok.code import training
+    from codetok.code.routing import native
+    from codetok.code.routing.reserved import ReservedTokens
+    from codetok.code.routing.router import RouterOptions
+
+    files = sorted(p for p in CODE_DATA.rglob("*") if p.is_file())
+    sources = []
+    for f in files:
+        data = f.read_bytes()
+        sources += [(data, None, f), (data.decode("utf-8", "surrogateescape"), None, f)]
+    sources.append((b"x = '\xe9t\xe9'  # caf\xe9 \xed\xa0\x80\n", "python", None))
+    sources.append(("s = '\ud800'\n// \udcff\n", "javascript", None))
+    reserved = ReservedTokens.for_languages(["python", "java", "csharp", "javascript"])
+    opts = RouterOptions(**options)
+    index = {t: i for i, t in enumerate(reserved.tokens)}
+    assert not isinstance(native.compile_counter(reserved, index, "python", opts), str)
+    for separate in (False, True):
+        got = training.count_code_pieces(sources, reserved, opts, separate_comments=separate)
+        previous = _plan.use_plans(False)  # the Python router counts
+        try:
+            expected = training.count_code_pieces(
+                sources, reserved, opts, separate_comments=separate
+            )
+        finally:
+            _plan.use_plans(previous)
+        assert got == expected
+        assert (got[0] is got[1]) == (not separate)
+
+
+def test_training_is_the_same_on_any_number_of_threads(tmp_path: Path) -> None:
+    import sysconfig
+
+    from codetok.trainers import train_bpe, train_wordpiece
+
+    files = sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py"))[:30]
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_bytes(b"".join(f.read_bytes() for f in files))
+    for train, size in ((train_bpe, 3000), (train_wordpiece, 2000)):
+        one = train(str(corpus), vocab_size=size, num_workers=1)
+        two = train(str(corpus), vocab_size=size, num_workers=2)
+        assert one.to_str() == two.to_str()
+
+
+# ----------------------------------------------------------------------------- Unigram EM
+# The native Unigram loop (codetok/_native/unigram_train.cpp, unigram_seeds.cpp) against
+# codetok._reference.unigram_train.train_pieces: the same pieces, bit-identical scores and
+# objectives, on any number of threads.
+from codetok._reference import unigram_train as unigram_reference  # noqa: E402
+from codetok.trainers import UnigramTrainer  # noqa: E402
+from codetok.trainers.unigram import required_chars, train_pieces  # noqa: E402
+
+UNIGRAM_CHARS = ["▁", "a", "b", "c", "d", "1", "2", "é", "ǅ", "𝔘"]
+
+
+@st.composite
+def unigram_problems(draw: st.DrawFn) -> tuple:
+    """Word counts over a small alphabet (digits, non-BMP chars, a marker that may appear
+    inside words), sometimes with long words (log-space forward-backward) and chars left out
+    of the required ones (unknown nodes; runs of them leave the linear range)."""
+    word = st.text(st.sampled_from(UNIGRAM_CHARS), min_size=1, max_size=12)
+    words = draw(st.lists(word, min_size=1, max_size=30, unique=True))
+    words += draw(
+        st.lists(
+            st.sampled_from(["▁" + "ab" * 45, "a" * 81, "ǅ" * 60, "▁" + "d1" * 50, "cé" * 41]),
+            max_size=2,
+            unique=True,
+        )
+    )
+    words = sorted(set(words))
+    counts = draw(st.lists(st.integers(1, 9), min_size=len(words), max_size=len(words)))
+    required = required_chars(
+        dict(zip(words, counts)),
+        character_coverage=draw(st.sampled_from([1.0, 0.95, 0.8])),
+    )
+    options = {
+        "vocab_size": draw(st.integers(1, 40)),
+        "max_piece_length": draw(st.integers(1, 6)),
+        "seed_size": draw(st.sampled_from([1, 5, 50, 1000])),
+        "min_count": draw(st.sampled_from([2, 3])),
+        "shrinking_factor": draw(st.sampled_from([0.5, 0.75, 0.9])),
+        "n_sub_iterations": draw(st.integers(1, 3)),
+        "whitespace_char": "▁",
+        "split_by_number": draw(st.booleans()),
+    }
+    return words, counts, required, options
+
+
+def _both_or_error(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+    try:
+        return fn(*args, **kwargs)
+    except ValueError:
+        return ValueError
+
+
+@SETTINGS
+@given(unigram_problems(), st.integers(1, 4))
+def test_native_unigram_loop_equals_the_reference(problem: tuple, threads: int) -> None:
+    words, counts, required, options = problem
+    expected = _both_or_error(unigram_reference.train_pieces, words, counts, required, **options)
+    got = _both_or_error(train_pieces, words, counts, required, num_threads=threads, **options)
+    assert got == expected  # pieces, scores and objectives, exactly
+
+
+def _stdlib_word_counts(n_chars: int, start: int = 0) -> tuple[list[str], list[int]]:
+    from test_trainers_bpe import stdlib_texts
+
+    from codetok import pre_tokenizers as cpt
+    from codetok.models import Unigram
+    from codetok.trainers.api import count_pieces
+
+    tok = Tokenizer(Unigram(), pre_tokenizer=cpt.Metaspace())
+    counts = count_pieces(tok, stdlib_texts(n_chars, start=start))
+    words = sorted(counts)
+    return words, [counts[w] for w in words]
+
+
+UNIGRAM_OPTIONS = {
+    "max_piece_length": 16,
+    "seed_size": 1_000_000,
+    "min_count": 2,
+    "shrinking_factor": 0.75,
+    "n_sub_iterations": 2,
+    "whitespace_char": "▁",
+    "split_by_number": True,
+}
+
+
+def test_native_unigram_loop_equals_the_reference_on_real_code() -> None:
+    words, counts = _stdlib_word_counts(150_000, start=3)
+    required = required_chars(dict(zip(words, counts)))
+    expected = unigram_reference.train_pieces(
+        words, counts, required, vocab_size=800, **UNIGRAM_OPTIONS
+    )
+    for threads in (1, 2, 5):
+        got = train_pieces(
+            words, counts, required, vocab_size=800, num_threads=threads, **UNIGRAM_OPTIONS
+        )
+        assert got[0] == expected[0]
+        assert got[1] == expected[1]
+        assert got[2] == expected[2]
+
+
+def test_unigram_trainer_gives_one_model_on_any_backend_and_thread_count() -> None:
+    words, counts = _stdlib_word_counts(60_000, start=11)
+    word_counts = dict(zip(words, counts))
+    models = [
+        UnigramTrainer(vocab_size=400, num_threads=n).train(word_counts).get_pieces()
+        for n in (1, 3)
+    ]
+    previous = _backend.use_native(False)
+    try:
+        models.append(UnigramTrainer(vocab_size=400).train(word_counts).get_pieces())
+    finally:
+        _backend.use_native(previous)
+    assert models[0] == models[1] == models[2]
+
+
+def test_unigram_progress_is_reported_and_stops_on_an_error_or_ctrl_c() -> None:
+    import _thread
+    import threading
+    import time
+
+    words, counts = _stdlib_word_counts(600_000)
+    required = required_chars(dict(zip(words, counts)))
+    steps: list[int] = []
+    start = time.perf_counter()
+    train_pieces(words, counts, required, vocab_size=500, on_step=steps.append, **UNIGRAM_OPTIONS)
+    full = time.perf_counter() - start
+    assert len(steps) > 3 and steps[-1] <= 550 and steps[0] > steps[-1]
+
+    def stop(n: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train_pieces(words, counts, required, vocab_size=500, on_step=stop, **UNIGRAM_OPTIONS)
+    # Ctrl-C while the native loop runs (no Python callback): it stops at its next check.
+    seen: list[int] = []
+    timer = threading.Timer(full / 4, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            train_pieces(
+                words, counts, required, vocab_size=500, on_step=seen.append, **UNIGRAM_OPTIONS
+            )
+            time.sleep(60)  # only reached when training ended first
+    finally:
+        timer.cancel()
+    assert len(seen) < len(steps)
+
+
+def test_unigram_num_threads_is_checked() -> None:
+    from codetok.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match="num_threads"):
+        UnigramTrainer(num_threads=0)

@@ -109,6 +109,16 @@ def test_bad_arguments():
     assert "max_piece_length" in str(info.value)
 
 
+@pytest.mark.parametrize("name", ["BpeTrainer", "WordPieceTrainer", "UnigramTrainer"])
+def test_trainers_take_no_seed(name):
+    import codetok.trainers as trainers
+
+    cls = getattr(trainers, name)
+    assert "seed" not in cls.options()
+    with pytest.raises(ConfigurationError, match="deterministic"):
+        cls(seed=0)
+
+
 # ----------------------------------------------------------------------------- parity
 def _lines(texts):
     return [t.rstrip("\n") for t in texts if t.strip()]

@@ -26,8 +26,11 @@ std::vector<std::string> strings_of(const py::handle& seq) {
     return out;
 }
 
-// ``(bpe_core, offset, unk_id, byte_ids, byte_chars, token_bytes)``: see ChannelSpec.
-ChannelSpec channel_of(const py::tuple& t) {
+// ``(bpe_core, offset, unk_id, byte_ids, byte_chars, token_bytes)``: see ChannelSpec; None:
+// no model (the router only counts pieces).
+ChannelSpec channel_of(const py::object& spec) {
+    if (spec.is_none()) return ChannelSpec{};  // a router that only counts
+    const py::tuple t = spec.cast<py::tuple>();
     if (t.size() != 6) throw py::value_error("a channel is a 6-tuple");
     ChannelSpec c;
     c.kernel = t[0].cast<const BpeCore&>().kernel();
@@ -119,14 +122,16 @@ const T* column(const py::array_t<T, py::array::c_style | py::array::forcecast>&
     return a.data();
 }
 
-py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_bytes,
-                     const py::array_t<uint8_t, py::array::c_style | py::array::forcecast>& kinds,
-                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& starts,
-                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& ends,
-                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& doc_lex,
-                     const py::array_t<int64_t, py::array::c_style | py::array::forcecast>& doc_off,
-                     const py::array_t<int32_t, py::array::c_style | py::array::forcecast>& doc_id,
-                     const py::object& split) {
+template <class T>
+using Column = py::array_t<T, py::array::c_style | py::array::forcecast>;
+
+// Route one file's lexemes with ``router`` into ``out`` (encoded, or counted when
+// ``out.count`` is set), the GIL released while it runs.
+void route_file(const CodeRouter& router, const py::str& text, bool from_bytes,
+                const Column<uint8_t>& kinds, const Column<int64_t>& starts,
+                const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
+                const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
+                const py::object& split, codetok::code::CodeRouted& out) {
     const size_t count = static_cast<size_t>(kinds.size());
     codetok::code::LexemeView lx{column(kinds, count, "kinds"), column(starts, count, "starts"),
                                  column(ends, count, "ends"), count};
@@ -138,7 +143,6 @@ py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_by
     for (size_t i = 0; i < count; ++i)
         if (lx.starts[i] < 0 || lx.ends[i] < lx.starts[i] || static_cast<size_t>(lx.ends[i]) > v.n)
             throw py::value_error("lexeme spans must lie inside the text");
-    codetok::code::CodeRouted out;
     bool ok = true;
     {
         py::gil_scoped_release nogil;  // ``text`` and the arrays stay alive: the caller's
@@ -147,6 +151,16 @@ py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_by
         });
     }
     if (!ok) throw py::error_already_set();
+}
+
+py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_bytes,
+                     const Column<uint8_t>& kinds, const Column<int64_t>& starts,
+                     const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
+                     const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
+                     const py::object& split) {
+    codetok::code::CodeRouted out;
+    route_file(router, text, from_bytes, kinds, starts, ends, doc_lex, doc_off, doc_id, split,
+               out);
     const size_t units = out.unit_start.size(), tokens = out.ids.size();
     return py::make_tuple(
         move_to_array(std::move(out.ids), tokens, 1), move_to_array(std::move(out.tok_unit), tokens, 1),
@@ -158,6 +172,33 @@ py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_by
         move_to_array(std::move(out.char_spans), tokens, 2),
         move_to_array(std::move(out.lines), tokens, 1));
 }
+
+// The pieces of many files, counted by a router (the code trainers' corpus pass): code
+// and comment pieces apart, or together.
+class CodeCounts {
+  public:
+    explicit CodeCounts(bool separate) : separate_(separate) {}
+
+    // Route one file's lexemes (as ``run_router``) and count its pieces.
+    void add(const CodeRouter& router, const py::str& text, bool from_bytes,
+             const Column<uint8_t>& kinds, const Column<int64_t>& starts,
+             const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
+             const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
+             const py::object& split) {
+        codetok::code::CodeRouted out;
+        out.count = {&code_, separate_ ? &comment_ : &code_};
+        route_file(router, text, from_bytes, kinds, starts, ends, doc_lex, doc_off, doc_id,
+                   split, out);
+    }
+
+    // ``(code counts, comment counts)`` as dicts (the comment dict is empty unless the
+    // counts are separate).
+    py::tuple counts() const { return py::make_tuple(counts_dict(code_), counts_dict(comment_)); }
+
+  private:
+    bool separate_;
+    codetok::PieceCounts code_, comment_;
+};
 
 #ifdef CODETOK_TREE_SITTER
 using codetok::code::WalkTables;
@@ -381,7 +422,7 @@ void bind_code(py::module_& m) {
 #endif
     py::class_<CodeRouter>(m, "CodeRouter")
         .def(py::init([](const py::dict& spec, const py::tuple& rules, const py::bytes& classes,
-                         const py::tuple& code, const py::tuple& comment) {
+                         const py::object& code, const py::object& comment) {
                  if (rules.size() != 4) throw py::value_error("rules is a 4-tuple of word lists");
                  codetok::code::IdentifierRules r(strings_of(rules[0]), strings_of(rules[1]),
                                                   strings_of(rules[2]), strings_of(rules[3]));
@@ -399,6 +440,12 @@ void bind_code(py::module_& m) {
              py::arg("doc_id"), py::arg("split"),
              "Route and encode one file's lexemes: (ids, token unit, unit start, unit end, "
              "unit lexeme, token lexeme, byte spans, char spans, lines) arrays.");
+    py::class_<CodeCounts>(m, "CodeCounts")
+        .def(py::init<bool>(), py::arg("separate"))
+        .def("add", &CodeCounts::add, py::arg("router"), py::arg("text"), py::arg("from_bytes"),
+             py::arg("kinds"), py::arg("starts"), py::arg("ends"), py::arg("doc_lex"),
+             py::arg("doc_off"), py::arg("doc_id"), py::arg("split"))
+        .def("counts", &CodeCounts::counts);
 }
 
 }  // namespace bind

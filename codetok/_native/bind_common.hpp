@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -18,10 +19,14 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "added.hpp"
 #include "common.hpp"
 #include "norm_steps.hpp"
+#include "piece_counter.hpp"
 #include "word_splits.hpp"
 
 namespace py = pybind11;
@@ -411,6 +416,27 @@ py::array_t<T> to_array(const std::vector<T>& v, size_t rows, size_t cols) {
                                                    static_cast<py::ssize_t>(cols)});
     if (!v.empty()) std::memcpy(a.mutable_data(), v.data(), v.size() * sizeof(T));
     return a;
+}
+
+// ``{piece: count}`` of ``counts``, in order of first occurrence.
+inline py::dict counts_dict(const codetok::PieceCounts& counts) {
+    py::dict out;
+    for (size_t k = 0; k < counts.size(); ++k) {
+        PyObject* key = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, counts.key(k),
+                                                  static_cast<Py_ssize_t>(counts.key_len(k)));
+        if (key == nullptr) throw py::error_already_set();
+        out[py::reinterpret_steal<py::object>(key)] = counts.count(k);
+    }
+    return out;
+}
+
+// Give the memory a finished native job freed back to the system. Python's own objects
+// live in separate arenas, so without this the freed heap would stay in the process's
+// resident size while Python goes on allocating (glibc only; elsewhere nothing to do).
+inline void release_free_memory() {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 // Run ``fn(k)`` for k in [0, n) on up to ``threads`` threads (the caller's included). The

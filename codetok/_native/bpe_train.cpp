@@ -26,19 +26,8 @@ BpeMergeTrainer::BpeMergeTrainer(BpeWords words, std::vector<std::u32string> tok
             throw std::invalid_argument("a symbol id is outside the vocabulary");
 }
 
-uint32_t BpeMergeTrainer::new_where() {
-    if (!free_where_.empty()) {
-        const uint32_t w = free_where_.back();
-        free_where_.pop_back();
-        where_[w].clear();
-        return w;
-    }
-    where_.emplace_back();
-    return static_cast<uint32_t>(where_.size() - 1);
-}
-
-void BpeMergeTrainer::push(int64_t count, int32_t a, int32_t b, uint32_t where) {
-    heap_.push_back(Entry{count, a, b, seq_++, where});
+void BpeMergeTrainer::push(int64_t count, int32_t a, int32_t b, uint64_t where, uint32_t n) {
+    heap_.push_back(Entry{count, a, b, seq_++, where, n});
     std::push_heap(heap_.begin(), heap_.end(), Before{});
 }
 
@@ -46,31 +35,56 @@ void BpeMergeTrainer::push(int64_t count, int32_t a, int32_t b, uint32_t where) 
 // pair's list of words is sorted and holds each word once.
 void BpeMergeTrainer::count_pairs() {
     const size_t n = words_.counts.size();
-    PairCounts slot;  // pair -> its list in where_, plus one
-    for (size_t i = 0; i < n; ++i) {
-        const uint32_t len = words_.lengths[i];
-        if (len < 2) continue;
-        const int32_t* w = words_.symbols.data() + words_.offsets[i];
-        const int64_t c = words_.counts[i];
-        for (uint32_t j = 0; j + 1 < len; ++j) {
-            const uint64_t k = key(w[j], w[j + 1]);
-            counts_.at(k) += c;
-            int64_t& s = slot.at(k);
-            if (s == 0) s = static_cast<int64_t>(new_where()) + 1;
-            std::vector<uint32_t>& list = where_[static_cast<size_t>(s - 1)];
-            if (list.empty() || list.back() != i) list.push_back(static_cast<uint32_t>(i));
+    PairCounts index;  // pair -> its index plus one, in order of first occurrence
+    std::vector<uint32_t> last;  // per index: the last word counted (each word once)
+    std::vector<uint64_t> start;  // per index: how many words, then where its list starts
+    for (int pass = 0; pass < 2; ++pass) {
+        std::fill(last.begin(), last.end(), UINT32_MAX);
+        for (size_t i = 0; i < n; ++i) {
+            const uint32_t len = words_.lengths[i];
+            if (len < 2) continue;
+            const int32_t* w = words_.symbols.data() + words_.offsets[i];
+            for (uint32_t j = 0; j + 1 < len; ++j) {
+                const uint64_t k = key(w[j], w[j + 1]);
+                int64_t& slot = index.at(k);
+                if (pass == 0) {
+                    counts_.at(k) += words_.counts[i];
+                    if (slot == 0) {
+                        slot = static_cast<int64_t>(last.size()) + 1;
+                        last.push_back(UINT32_MAX);
+                        start.push_back(0);
+                    }
+                }
+                const size_t q = static_cast<size_t>(slot - 1);
+                if (last[q] == i) continue;
+                last[q] = static_cast<uint32_t>(i);
+                if (pass == 0)
+                    ++start[q];
+                else
+                    arena_[start[q]++] = static_cast<uint32_t>(i);
+            }
+        }
+        if (pass == 0) {  // sizes -> starts
+            uint64_t at = 0;
+            for (uint64_t& s : start) {
+                const uint64_t size = s;
+                s = at;
+                at += size;
+            }
+            arena_.assign(at, 0);
         }
     }
-    heap_.reserve(slot.size() * 2);
-    for (size_t q = 0; q < slot.size(); ++q) {
-        const uint64_t k = slot.key(q);
+    heap_.reserve(index.size() * 2);
+    uint64_t begin = 0;
+    for (size_t q = 0; q < index.size(); ++q) {
+        const uint64_t k = index.key(q);
+        const uint64_t end = start[q];  // after the fill: where the next list starts
         const int64_t c = *counts_.find(k);
-        const uint32_t w = static_cast<uint32_t>(slot.value(q) - 1);
         if (c > 0)
             heap_.push_back(Entry{c, static_cast<int32_t>(k >> 32),
-                                  static_cast<int32_t>(k & 0xFFFFFFFFu), seq_++, w});
-        else
-            free_where_.push_back(w);
+                                  static_cast<int32_t>(k & 0xFFFFFFFFu), seq_++, begin,
+                                  static_cast<uint32_t>(end - begin)});
+        begin = end;
     }
     std::make_heap(heap_.begin(), heap_.end(), Before{});
 }
@@ -87,10 +101,41 @@ int32_t BpeMergeTrainer::token_id(const std::u32string& s) {
 }
 
 void BpeMergeTrainer::note_changed(uint64_t k, uint32_t word) {
-    int64_t& s = changed_.at(k);
-    if (s == 0) s = static_cast<int64_t>(new_where()) + 1;
-    std::vector<uint32_t>& list = where_[static_cast<size_t>(s - 1)];
-    if (list.empty() || list.back() != word) list.push_back(word);
+    int64_t& slot = changed_.at(k);
+    if (slot == 0) {
+        slot = static_cast<int64_t>(last_.size()) + 1;
+        last_.push_back(UINT32_MAX);
+    }
+    const auto q = static_cast<uint32_t>(slot - 1);
+    if (last_[q] == word) return;
+    last_[q] = word;
+    touched_.emplace_back(q, word);
+}
+
+// Reference: the pushes after a merge: each pair it created, with the words it was created
+// in (in word order), goes on the queue when its count is positive.
+void BpeMergeTrainer::queue_changed() {
+    const size_t m = last_.size();
+    sizes_.assign(m, 0);
+    for (const auto& t : touched_) ++sizes_[t.first];
+    std::vector<uint64_t> at(m);
+    uint64_t end = arena_.size();
+    for (size_t q = 0; q < m; ++q) {
+        at[q] = end;
+        end += sizes_[q];
+    }
+    arena_.resize(end);
+    for (const auto& t : touched_) arena_[at[t.first]++] = t.second;
+    for (size_t q = 0; q < m; ++q) {
+        const uint64_t k = changed_.key(q);
+        const int64_t c = *counts_.find(k);
+        if (c > 0)
+            push(c, static_cast<int32_t>(k >> 32), static_cast<int32_t>(k & 0xFFFFFFFFu),
+                 at[q] - sizes_[q], sizes_[q]);
+    }
+    changed_.reset();
+    touched_.clear();
+    last_.clear();
 }
 
 // Reference: the loop over ``pos`` in ``train_merges``: every ``a b`` of word ``i``, left
@@ -140,14 +185,13 @@ std::vector<BpeMerge> BpeMergeTrainer::train(const std::function<bool(size_t)>& 
     count_pairs();
     std::vector<BpeMerge> merges;
     const size_t cut = opts_.prefix.size();
-    std::vector<uint32_t> pos;
     while (ids_.size() < opts_.vocab_size && !heap_.empty()) {
         std::pop_heap(heap_.begin(), heap_.end(), Before{});
         const Entry top = heap_.back();
         heap_.pop_back();
         const int64_t cur = *counts_.find(key(top.a, top.b));
         if (top.count != cur) {
-            push(cur, top.a, top.b, top.where);
+            push(cur, top.a, top.b, top.where, top.n);
             continue;
         }
         if (cur < 1 || opts_.min_frequency > cur) break;
@@ -159,19 +203,9 @@ std::vector<BpeMerge> BpeMergeTrainer::train(const std::function<bool(size_t)>& 
             tok_len_.push_back(tok_len_[static_cast<size_t>(top.a)] +
                                tok_len_[static_cast<size_t>(top.b)]);
         merges.push_back(BpeMerge{top.a, top.b, id, cur});
-        pos.swap(where_[top.where]);
-        free_where_.push_back(top.where);
-        changed_.reset();
-        for (uint32_t i : pos) merge_word(i, top.a, top.b, id);
-        for (size_t q = 0; q < changed_.size(); ++q) {
-            const uint64_t k = changed_.key(q);
-            const uint32_t w = static_cast<uint32_t>(changed_.value(q) - 1);
-            const int64_t c = *counts_.find(k);
-            if (c > 0)
-                push(c, static_cast<int32_t>(k >> 32), static_cast<int32_t>(k & 0xFFFFFFFFu), w);
-            else
-                free_where_.push_back(w);
-        }
+        for (uint64_t p = top.where, e = top.where + top.n; p < e; ++p)
+            merge_word(arena_[p], top.a, top.b, id);  // the arena grows only after the loop
+        queue_changed();
         if (every != 0 && merges.size() % every == 0 && !progress(merges.size()))
             return merges;  // stopped: the caller has its reason
     }

@@ -18,14 +18,14 @@
 
 namespace codetok {
 
-// Open-addressing map from an id pair (``a << 32 | b``) to an int64; entries are never
-// removed. ``reset`` empties it in time proportional to what it holds.
+// Open-addressing map (at most 3/4 full) from an id pair (``a << 32 | b``) to an int64;
+// entries are never removed. ``reset`` empties it in time proportional to what it holds.
 class PairCounts {
   public:
     PairCounts() { rehash(1024); }
     // The value of ``k``, inserted as 0 when missing.
     int64_t& at(uint64_t k) {
-        if ((used_.size() + 1) * 2 > keys_.size()) rehash(keys_.size() * 2);
+        if ((used_.size() + 1) * 4 > keys_.size() * 3) rehash(keys_.size() * 2);
         size_t i = mix64(k) & mask_;
         while (keys_[i] != kEmpty) {
             if (keys_[i] == k) return values_[i];
@@ -117,7 +117,8 @@ class BpeMergeTrainer {
         int64_t count;
         int32_t a, b;
         uint64_t seq;
-        uint32_t where;  // index into where_
+        uint64_t where;  // the words where the pair was seen: arena_[where, where + n)
+        uint32_t n;
     };
     struct Before {  // heap order: count high first, then the lowest pair, then seq
         bool operator()(const Entry& x, const Entry& y) const {
@@ -130,13 +131,12 @@ class BpeMergeTrainer {
     static uint64_t key(int32_t a, int32_t b) {
         return (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
     }
-    int64_t& count_of(uint64_t k);
-    void push(int64_t count, int32_t a, int32_t b, uint32_t where);
-    uint32_t new_where();
+    void push(int64_t count, int32_t a, int32_t b, uint64_t where, uint32_t n);
     int32_t token_id(const std::u32string& s);
     void count_pairs();
     void merge_word(uint32_t i, int32_t a, int32_t b, int32_t id);
     void note_changed(uint64_t k, uint32_t word);
+    void queue_changed();
 
     BpeWords words_;
     std::vector<std::u32string> tokens_;
@@ -145,12 +145,17 @@ class BpeMergeTrainer {
     BpeTrainOptions opts_;
     PairCounts counts_;
     std::vector<Entry> heap_;
-    std::vector<std::vector<uint32_t>> where_;  // words where a queued pair was seen
-    std::vector<uint32_t> free_where_;
+    // The word lists of queue entries, one after the other (a list is never changed; a
+    // stale entry goes back with its list). One buffer, not a container per entry: the
+    // queue holds about as many entries as there are distinct pairs.
+    std::vector<uint32_t> arena_;
     uint64_t seq_ = 0;
-    // The pairs a merge created, in order of creation: ``changed_`` maps each to its list
-    // of words in ``where_`` (plus one: 0 is none yet).
+    // The pairs a merge created, in order of creation: ``changed_`` maps each to its index
+    // plus one; ``touched_`` holds (index, word) as words are merged, ``last_`` the last
+    // word noted per index.
     PairCounts changed_;
+    std::vector<std::pair<uint32_t, uint32_t>> touched_;
+    std::vector<uint32_t> last_, sizes_;
 };
 
 }  // namespace codetok

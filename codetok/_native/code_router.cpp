@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 namespace codetok {
@@ -59,6 +60,15 @@ struct CodeRouter::Call {
             lead = -1;
         }
         const int64_t u = static_cast<int64_t>(unit(static_cast<int64_t>(a), static_cast<int64_t>(b)));
+        if (out.count[0] != nullptr) {  // Reference: ``count_code_pieces``
+            std::vector<uint8_t>& bytes = w.utf8;
+            bytes.clear();
+            for (size_t k = a; k < b; ++k) append_utf8(static_cast<Cp>(t[k]), from_bytes, bytes);
+            w.cps.clear();
+            for (unsigned char byte : bytes) w.cps.push_back(r.byte_level_[byte]);
+            out.count[ch]->add(w.cps.data(), w.cps.size(), 1);
+            return;
+        }
         std::unique_ptr<PieceCache>& slot = w.cache[ch * 2 + (from_bytes ? 1 : 0)];
         if (!slot) slot = std::make_unique<PieceCache>(16);
         PieceCache& cache = *slot;
@@ -170,6 +180,9 @@ template <class CharT>
 bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeView& lx,
                      const DocCuts& cuts, SplitFallback fallback, void* ctx,
                      CodeRouted& out) const {
+    if (out.count[0] == nullptr && (!channels_[0].kernel || !channels_[1].kernel))
+        throw std::logic_error("this router only counts: it has no subword models");
+    if (out.count[0] != nullptr && out.count[1] == nullptr) out.count[1] = out.count[0];
     std::unique_ptr<Scratch> scratch = scratch_.take();
     Scratch& w = *scratch;
     Call<CharT> call{*this, text, from_bytes, w, out};
@@ -343,7 +356,7 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
         }
     }
     scratch_.give(std::move(scratch));
-    if (ok) annotate(text, n, from_bytes, out);
+    if (ok && out.count[0] == nullptr) annotate(text, n, from_bytes, out);
     return ok;
 }
 

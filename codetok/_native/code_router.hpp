@@ -21,6 +21,7 @@
 #include "code_kinds.hpp"
 #include "code_pieces.hpp"
 #include "identifier_split.hpp"
+#include "piece_counter.hpp"
 #include "pipeline.hpp"
 #include "text_pipeline.hpp"
 
@@ -80,6 +81,10 @@ struct CodeRouted {
     // Per token (``CodeTokenizer._annotate``): its lexeme, byte span and char span (pairs)
     // and 1-based line.
     std::vector<int64_t> tok_lex, byte_spans, char_spans, lines;
+    // Counting (the trainers' corpus pass): when set, each piece of channel k is counted
+    // into ``count[k]`` in the byte-level alphabet instead of being encoded, and tokens
+    // are not annotated. The units stay.
+    std::array<PieceCounts*, 2> count{nullptr, nullptr};
 };
 
 // Piece lengths of a non-ASCII identifier (Python's splitter); false: a Python error.
@@ -90,7 +95,9 @@ class CodeRouter {
     CodeRouter(RouterSpec spec, IdentifierRules rules, std::vector<uint8_t> classes,
                ChannelSpec code, ChannelSpec comment);
 
-    // Route and encode one file. ``text``: the source as the lexer's char spans index it;
+    // ``code`` / ``comment`` without a kernel: a router that only counts (see
+    // ``CodeRouted::count``). Route and encode (or count) one file. ``text``: the source as
+    // the lexer's char spans index it;
     // ``from_bytes``: it was decoded with surrogateescape (U+DC80..U+DCFF stand for one
     // byte each). ``fallback``: the splitter of non-ASCII identifiers (called from the
     // running thread, which may not hold the GIL). False: ``fallback`` failed (its Python
@@ -129,6 +136,7 @@ class CodeRouter {
     std::vector<uint8_t> classes_;
     ClassTable table_;
     std::array<ChannelSpec, 2> channels_;
+    std::array<Cp, 256> byte_level_ = byte_level_alphabet();  // what trainers count in
     // Non-ASCII identifiers the fallback split, shared by the threads that run files.
     mutable std::mutex foreign_lock_;
     mutable std::unordered_map<std::u32string, std::vector<uint32_t>> foreign_;

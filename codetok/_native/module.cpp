@@ -10,7 +10,7 @@
 // binary format's checksum), bind_pipeline.cpp (Pipeline and the plan factories),
 // bind_pretokenize.cpp (scan), bind_normalize.cpp (bert_flags, bert_normalize),
 // bind_wordpiece.cpp (WordPieceCore), bind_unigram.cpp (UnigramCore), bind_train.cpp
-// (the trainers' loops: train_bpe_merges, PieceCounter) and bind_arrays.cpp
+// (the trainers' loops: train_bpe_merges, train_unigram_pieces, PieceCounter) and bind_arrays.cpp
 // (Arrays: one native result, and the Encoding over it); bind_method.cpp (FastMethod: the
 // C entry of ``Tokenizer.encode``'s common call, made in bind_pipeline.cpp); bind_code.cpp
 // (CodeRouter: the code tokenizer's router and channels).

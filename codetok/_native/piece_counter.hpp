@@ -1,11 +1,13 @@
 // The trainers' corpus pass: how often each piece occurs that a tokenizer's added tokens,
 // normalizer steps and pre-tokenizer hand its model.
 //
-// It cuts text as the BPE plan does (pipeline.hpp): added tokens matched on the original
-// text (their matches are not counted), normalizer steps, then either a scanner (the
-// byte-level pre-tokenizers: GPT-2's ``ByteLevel`` or a ``Split`` pattern before it, with
-// ``add_prefix_space``) whose pieces are counted in the byte-level alphabet, or HF's
-// character-class pre-tokenizers (word_splits.hpp) whose pieces are counted as they are.
+// It cuts text as the plans do (pipeline.hpp, wordpiece_pipeline.hpp,
+// unigram_pipeline.hpp): added tokens matched on the original text (their matches are not
+// counted), normalizer steps or ``BertNormalizer``, then one of: a scanner (the byte-level
+// pre-tokenizers: GPT-2's ``ByteLevel`` or a ``Split`` pattern before it, with
+// ``add_prefix_space``) whose pieces are counted in the byte-level alphabet; HF's
+// character-class pre-tokenizers (word_splits.hpp); ``BertPreTokenizer``; or
+// ``WhitespaceSplit`` and / or ``Metaspace``.
 // The reference is ``codetok.trainers.api._Pieces`` (``Tokenizer.pre_tokenize``);
 // codetok/_plan.py (``compile_counter``) decides what is supported.
 #pragma once
@@ -16,6 +18,7 @@
 #include "added.hpp"
 #include "common.hpp"
 #include "norm_steps.hpp"
+#include "normalize.hpp"
 #include "pretokenize.hpp"
 #include "word_splits.hpp"
 
@@ -50,10 +53,22 @@ class PieceCounts {
 };
 
 struct CounterSpec {
-    Scanner scanner = Scanner::Gpt2;
+    enum class Pre { kByteLevel, kPasses, kBert, kWords };
+    Pre pre = Pre::kByteLevel;
+    Scanner scanner = Scanner::Gpt2;  // kByteLevel
     bool add_prefix_space = false;
-    // Not empty: HF's character-class pre-tokenizers, pieces counted as chars (no scanner).
-    std::vector<SplitPass> passes;
+    std::vector<SplitPass> passes;  // kPasses: HF's character-class pre-tokenizers
+    // kWords: ``WhitespaceSplit`` first (else the whole text is one word), then
+    // ``Metaspace`` when ``metaspace``: spaces become ``meta``, which is prepended by
+    // ``prepend`` (0 never, 1 always, 2 at the text's start only) unless the word starts
+    // with it, and each ``meta`` starts a piece when ``meta_split``.
+    bool whitespace_split = false;
+    bool metaspace = false;
+    Cp meta = 0x2581;
+    int prepend = 1;
+    bool meta_split = true;
+    bool bert_normalizer = false;  // BertNormalizer (``bert``) in place of normalizer steps
+    BertNormalizerSpec bert;
 };
 
 struct CounterScratch {
@@ -65,11 +80,14 @@ struct CounterScratch {
     std::vector<Span32> words;
     SplitScratch split;
     std::vector<uint8_t> utf8;
+    std::vector<uint32_t> bounds;
 };
 
 class PieceCounter {
   public:
-    PieceCounter(CounterSpec spec, AddedMatcher raw, AddedMatcher norm, NormSteps steps);
+    // ``whitespace``: the chars ``WhitespaceSplit`` cuts at.
+    PieceCounter(CounterSpec spec, AddedMatcher raw, AddedMatcher norm, NormSteps steps,
+                 const std::vector<Cp>& whitespace);
 
     // Add the pieces of ``t[0:n]``, ``weight`` times each, to ``into``.
     template <class CharT>
@@ -80,13 +98,18 @@ class PieceCounter {
     template <class CharT>
     void segment(const CharT* t, size_t a, size_t b, int64_t weight, PieceCounts& into,
                  CounterScratch& w) const;
-    void pieces(const Cp* s, size_t n, int64_t weight, PieceCounts& into,
-                CounterScratch& w) const;
+    void pieces(const Cp* s, const uint32_t* src, size_t a, size_t n, int64_t weight,
+                PieceCounts& into, CounterScratch& w) const;
+    void byte_level(const Cp* s, size_t n, int64_t weight, PieceCounts& into,
+                    CounterScratch& w) const;
+    void metaspace(const Cp* s, size_t n, bool first, int64_t weight, PieceCounts& into,
+                   CounterScratch& w) const;
 
     CounterSpec spec_;
     AddedMatcher raw_;
     AddedMatcher norm_;
     NormSteps steps_;
+    CharSet space_;
     std::array<Cp, 256> byte_char_{};
 };
 

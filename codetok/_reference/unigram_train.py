@@ -1,27 +1,35 @@
-"""Pure-Python Unigram training kernels: seed substrings, EM steps and pruning losses.
+"""Pure-Python Unigram training: EM steps, pruning losses and the loop that runs them.
 
 Flat functions over plain data (DESIGN.md, "Engine boundary"): words and their counts,
 pieces as ``{piece: index}`` with a parallel list of scores (log probabilities). The rules
-(options, required chars, special tokens, the outer loop) live in
-:mod:`codetok.trainers.unigram`.
+of the options, required chars and finalization live in :mod:`codetok.trainers.unigram`; the
+seed vocabulary comes from :mod:`codetok._reference.unigram_seeds`.
 
 The algorithm is SentencePiece's unigram trainer:
 
 - a *lattice* of a word holds every vocabulary piece found in it (a char no piece covers
   becomes an unknown node scored ``unk_score``);
 - the E step runs forward-backward on each lattice and adds ``count * marginal`` to each
-  piece's expected count; the M step (in the trainer) turns counts into scores with the
-  digamma function (a Bayesian, Dirichlet-smoothed EM);
+  piece's expected count; the M step turns counts into scores with the digamma function
+  (a Bayesian, Dirichlet-smoothed EM) and drops pieces expected fewer than 0.5 times;
 - pruning scores each piece by how much the corpus likelihood drops when the piece is
-  removed and its Viterbi occurrences are re-segmented by its best alternative.
+  removed and its Viterbi occurrences are re-segmented by its best alternative, and keeps
+  the ``shrinking_factor`` share that would cost the most.
 
-Not handled here: the outer loop, required chars, finalization.
+This is the oracle of the native loop (codetok/_native/unigram_train.cpp), which gives the
+same pieces and bit-identical scores: every float sum here is an explicit loop in a fixed
+order (``sum()`` of floats is compensated from Python 3.12 on), and the native E step adds
+its threads' contributions in this word order.
+
+Not handled here: required chars, the seed vocabulary, finalization.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+
+from codetok._reference.unigram_seeds import seed_pieces
 
 #: One lattice node: ``(start, end, piece_index)``; index ``-1`` is an unknown char.
 Node = tuple[int, int, int]
@@ -171,7 +179,10 @@ def e_step(
     for p, i in index.items():
         lens[i] = len(p)
     # The mean per-char log probability of the pieces: a path's weight stays near 1.
-    k = -sum(sc / ln for sc, ln in zip(scores, lens)) / max(len(scores), 1)
+    per_char = 0.0
+    for sc, ln in zip(scores, lens):
+        per_char += sc / ln
+    k = -per_char / max(len(scores), 1)
     weight = [math.exp(sc + k * ln) for sc, ln in zip(scores, lens)]
     unk_w = math.exp(unk_score + k)
     objective = 0.0
@@ -342,63 +353,146 @@ def prune_losses(
     return keep, candidates
 
 
-def seed_substrings(
+#: Pieces expected fewer times than this are dropped by the M step.
+EXPECTED_FREQUENCY_THRESHOLD = 0.5
+#: The unknown node scores this much below the worst piece.
+UNK_PENALTY = 10.0
+
+
+def m_step(pieces: list[str], expected: list[float]) -> tuple[list[str], list[float]] | None:
+    """Scores from expected counts: ``digamma(count) - digamma(total)`` over the pieces
+    expected at least 0.5 times (``None`` when there are none).
+
+    >>> m_step(["a", "b"], [3.0, 0.25])[0]
+    ['a']
+    """
+    kept = [(p, f) for p, f in zip(pieces, expected) if f >= EXPECTED_FREQUENCY_THRESHOLD]
+    if not kept:
+        return None
+    total = 0.0
+    for _, f in kept:
+        total += f
+    log_total = digamma(total)
+    return [p for p, _ in kept], [digamma(f) - log_total for _, f in kept]
+
+
+def prune(
+    pieces: list[str],
+    scores: list[float],
     words: list[str],
     counts: list[int],
+    *,
     max_len: int,
-    is_valid: Callable[[str], bool],
-    min_count: int = 2,
-) -> dict[str, int]:
-    """Frequency of the branching substrings of 2..``max_len`` chars seen ``min_count``+ times.
-
-    Substrings are counted inside words only (pieces never cross a word boundary), each
-    occurrence weighted by the word's count. Counting goes by length (a substring can only be
-    frequent when both its prefix and suffix one char shorter are), so memory stays close to
-    the number of frequent substrings. ``is_valid`` filters the result (whitespace only as a
-    prefix, no unknown chars...).
-
-    >>> seed_substrings(["▁ab", "▁ab", "b"], [1, 1, 5], 16, lambda s: True)
-    {'ab': 2, '▁ab': 2}
+    desired: int,
+    shrinking_factor: float,
+) -> tuple[list[str], list[float]]:
+    """Keep the pieces that must stay, then the removable ones whose loss is highest, up to
+    ``max(desired, int(shrinking_factor * len(pieces)))`` (equal losses: the smaller string
+    first); the kept pieces stay in their order.
     """
-    # Level 1: frequent chars and, per word, the positions where they start.
-    level: dict[str, int] = {}
-    get = level.get
-    for w_i, word in enumerate(words):
-        c = counts[w_i]
-        for ch in word:
-            level[ch] = get(ch, 0) + c
-    frequent = {s for s, f in level.items() if f >= min_count}
-    alive: list[list[int]] = [[i for i, ch in enumerate(word) if ch in frequent] for word in words]
-    out: dict[str, int] = {}
-    prev: dict[str, int] = {}
-    for k in range(2, max_len + 1):
-        level = {}
-        get = level.get
-        for w_i, word in enumerate(words):
-            pos = alive[w_i]
-            if not pos:
-                continue
-            c = counts[w_i]
-            n = len(word)
-            for i in pos:
-                if i + k <= n and word[i + 1 : i + k] in frequent:
-                    s = word[i : i + k]
-                    level[s] = get(s, 0) + c
-        frequent = {s for s, f in level.items() if f >= min_count}
-        # A substring always followed by the same char (same count as that extension) is
-        # not a node of the suffix tree; SentencePiece's suffix-array seeds skip it too.
-        for t in frequent:
-            head = t[:-1]
-            if prev.get(head) == level[t]:
-                out.pop(head, None)
-        if not frequent:
+    keep, candidates = prune_losses(
+        pieces, scores, words, counts, max_len, min(scores) - UNK_PENALTY
+    )
+    target = max(desired, int(shrinking_factor * len(pieces)))
+    chosen = list(keep)
+    candidates.sort(key=lambda iv: (-iv[1], pieces[iv[0]]))
+    for i, _ in candidates:
+        if len(chosen) >= target:
             break
-        for w_i, word in enumerate(words):
-            pos = alive[w_i]
-            if pos:
-                alive[w_i] = [i for i in pos if word[i : i + k] in frequent]
-        prev = {t: level[t] for t in frequent}
-        for t in frequent:
-            if is_valid(t):
-                out[t] = level[t]
-    return out
+        chosen.append(i)
+    chosen.sort()
+    return [pieces[i] for i in chosen], [scores[i] for i in chosen]
+
+
+def train_pieces(
+    words: list[str],
+    counts: list[int],
+    required: list[tuple[str, int]],
+    *,
+    vocab_size: int,
+    max_piece_length: int,
+    seed_size: int,
+    min_count: int,
+    shrinking_factor: float,
+    n_sub_iterations: int,
+    whitespace_char: str,
+    split_by_number: bool,
+    on_step: Callable[[int], None] | None = None,
+) -> tuple[list[str], list[float], list[float]]:
+    """SentencePiece's unigram training loop, from the seed vocabulary to about
+    ``1.1 * vocab_size`` pieces.
+
+    Seed (:func:`codetok._reference.unigram_seeds.seed_pieces`), then repeat:
+    ``n_sub_iterations`` rounds of E step and M step; stop when at most
+    ``int(1.1 * vocab_size)`` pieces are left; else prune (stop when pruning removes
+    nothing).
+
+    Args:
+        words: the distinct words, sorted.
+        counts: how often each occurs.
+        required: ``(char, frequency)`` pairs, most frequent first.
+        vocab_size: the final vocabulary size the caller aims at.
+        max_piece_length: longest piece, in chars.
+        seed_size: how many substrings seed the vocabulary.
+        min_count: fewest occurrences of a seed substring.
+        shrinking_factor: share of pieces each pruning step keeps.
+        n_sub_iterations: EM rounds between pruning steps.
+        whitespace_char: the word-boundary marker (only allowed first in a piece).
+        split_by_number: digits never share a piece with other chars.
+        on_step: called with the number of pieces after seeding, after each EM round and
+            after each pruning step.
+
+    Returns:
+        ``(pieces, scores, objectives)``: the pieces (required chars the EM kept first,
+        then in seed order), their log probabilities, and the objective after each E step.
+
+    >>> pieces, scores, _ = train_pieces(["▁ab"], [4], [("▁", 4), ("a", 4), ("b", 4)],
+    ...     vocab_size=8, max_piece_length=16, seed_size=10, min_count=2,
+    ...     shrinking_factor=0.75, n_sub_iterations=2, whitespace_char="▁",
+    ...     split_by_number=True)
+    >>> pieces
+    ['▁ab']
+    """
+    pieces, scores = seed_pieces(
+        words,
+        counts,
+        required,
+        max_len=max_piece_length,
+        seed_size=seed_size,
+        min_count=min_count,
+        whitespace_char=whitespace_char,
+        split_by_number=split_by_number,
+    )
+    if on_step is not None:
+        on_step(len(pieces))
+    objectives: list[float] = []
+    desired = int(vocab_size * 1.1)
+    while True:
+        for _ in range(n_sub_iterations):
+            index = {p: i for i, p in enumerate(pieces)}
+            unk = min(scores) - UNK_PENALTY
+            expected, objective = e_step(words, counts, index, scores, max_piece_length, unk)
+            objectives.append(objective)
+            stepped = m_step(pieces, expected)
+            if stepped is None:
+                break
+            pieces, scores = stepped
+            if on_step is not None:
+                on_step(len(pieces))
+        if len(pieces) <= desired:
+            break
+        n_before = len(pieces)
+        pieces, scores = prune(
+            pieces,
+            scores,
+            words,
+            counts,
+            max_len=max_piece_length,
+            desired=desired,
+            shrinking_factor=shrinking_factor,
+        )
+        if on_step is not None:
+            on_step(len(pieces))
+        if len(pieces) >= n_before:
+            break
+    return pieces, scores, objectives

@@ -22,9 +22,12 @@ from typing import Any, NamedTuple
 
 from .._bytes import bytes_to_unicode
 from ..errors import ConfigurationError, LanguageError, NotFoundError, TrainingError
+from ..models._backend import core
 from ..tokenizer import Tokenizer
 from .front.languages import CORE_LANGUAGES, get_grammar
+from .front.lexemes import Lexemes
 from .front.lexer import lex
+from .routing import native
 from .routing.channels import WORDPIECE_PREFIX
 from .routing.pieces import PieceSplitter
 from .routing.reserved import ReservedTokens
@@ -133,16 +136,13 @@ def count_code_pieces(
         LanguageError: the language of a source string cannot be detected.
     """
     index = {t: i for i, t in enumerate(reserved.tokens)}
+    counting = native.compile_counter(reserved, index, "", options)
+    if not isinstance(counting, str):  # the native router, counting
+        return _count_natively(sources, reserved, index, options, separate_comments, progress)
     splitter = PieceSplitter(options.digits, max_piece=options.max_piece)
     code: Counter[str] = Counter()
     comment: Counter[str] = code if not separate_comments else Counter()
-    for src, lang, path in sources:
-        try:
-            lexemes = lex(src, lang, path=path)
-        except LanguageError:
-            if path is None:
-                raise
-            continue  # a file whose language cannot be told: skip it
+    for lexemes in _lexed(sources):
         routed = route(lexemes, reserved, index, options, splitter)
         text = lexemes.source_text
         code_raw: Counter[str] = Counter()
@@ -152,14 +152,53 @@ def count_code_pieces(
                 code_raw[text[a:b]] += 1
             elif op < 0:
                 comment_raw[text[a:b]] += 1
-        errors = "surrogateescape" if isinstance(src, bytes) else "surrogatepass"
-        for raw, into in ((code_raw, code), (comment_raw, comment)):
-            if raw is code_raw or separate_comments:
-                for piece, n in raw.items():
-                    into[bytes_to_unicode(piece.encode("utf-8", errors))] += n
+        errors = "surrogateescape" if isinstance(lexemes.source, bytes) else "surrogatepass"
+        pairs = (
+            [(code_raw, code), (comment_raw, comment)] if separate_comments else [(code_raw, code)]
+        )
+        for raw, into in pairs:
+            for piece, n in raw.items():
+                into[bytes_to_unicode(piece.encode("utf-8", errors))] += n
         if progress is not None:
             progress.update(len(lexemes.source_bytes))
     return code, comment
+
+
+def _lexed(sources: Iterable[Source]) -> Iterator[Lexemes]:
+    """The lexemes of each source; a file whose language cannot be told is skipped (a
+    source string without a path raises)."""
+    for src, lang, path in sources:
+        try:
+            lexemes = lex(src, lang, path=path)
+        except LanguageError:
+            if path is None:
+                raise
+            continue
+        yield lexemes
+
+
+def _count_natively(
+    sources: Iterable[Source],
+    reserved: ReservedTokens,
+    index: dict[str, int],
+    options: RouterOptions,
+    separate_comments: bool,
+    progress: Any,
+) -> tuple[Counter[str], Counter[str]]:
+    """:func:`count_code_pieces` with the native router (one per language) counting."""
+    routers: dict[str, Any] = {}
+    counts = core().CodeCounts(separate_comments)
+    for lexemes in _lexed(sources):
+        language = lexemes.language
+        router = routers.get(language)
+        if router is None:
+            router = routers[language] = native.compile_counter(reserved, index, language, options)
+        native.count_pieces(router, counts, lexemes, index, options)
+        if progress is not None:
+            progress.update(len(lexemes.source_bytes))
+    code, comment = counts.counts()
+    code_counts = Counter(code)
+    return code_counts, Counter(comment) if separate_comments else code_counts
 
 
 def _trainer(model: str, vocab_size: int, specials: list[str], min_frequency: int, show: bool):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._serde import as_format_error, check_options
+from .._registry import registry as _component_registry
 from ..errors import CodetokError, FormatError, UnknownComponentError
 from .base import Model, Token
 from .wordlevel import WordLevel
@@ -65,9 +66,13 @@ def model_from_dict(data: Any, *, path: str | None = None, where: str = "model")
             where=f"{where}.type",
         )
     cls = registry.get(kind)
+    if cls is None and isinstance(kind, str):
+        # codetok's own models (``codetok.*``, e.g. codetok.Phonemes) register themselves.
+        cls = _component_registry("model").get(kind)
     if cls is None:
+        known = sorted({*registry, *_component_registry("model").names()})
         raise UnknownComponentError(
-            f"unknown model type {kind!r}; codetok knows: {', '.join(sorted(registry))}",
+            f"unknown model type {kind!r}; codetok knows: {', '.join(known)}",
             path=path,
             where=where,
         )

@@ -43,7 +43,6 @@ class Trainer:
     vocab_size: int
     special_tokens: list[AddedToken]
     show_progress: bool
-    seed: int | None
 
     def _common(
         self,
@@ -51,14 +50,12 @@ class Trainer:
         vocab_size: int,
         special_tokens: Iterable[str | AddedToken],
         show_progress: bool,
-        seed: int | None,
         unknown: Mapping[str, Any],
     ) -> None:
         self._reject_unknown(unknown)
         self.vocab_size = _check_int("vocab_size", vocab_size, 1)  # type: ignore[assignment]
         self.special_tokens = self._specials(special_tokens)
         self.show_progress = bool(show_progress)
-        self.seed = _check_int("seed", seed, 0, none_ok=True)
 
     @classmethod
     def options(cls) -> list[str]:
@@ -72,6 +69,11 @@ class Trainer:
         return sorted(p.name for p in params if p.kind is p.KEYWORD_ONLY)
 
     def _reject_unknown(self, unknown: Mapping[str, Any]) -> None:
+        if "seed" in unknown:
+            raise ConfigurationError(
+                f"{type(self).__name__} takes no seed: training is deterministic (the same "
+                f"counts always give the same model); drop seed="
+            )
         if unknown:
             names = ", ".join(sorted(unknown))
             raise ConfigurationError(

@@ -21,7 +21,8 @@ Not handled here: counting words (``corpus.py``), the tokenizer pipeline (``api.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from array import array
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
@@ -55,8 +56,8 @@ def _check_affix(name: str, value: Any) -> str | None:
 
 
 def train_merges(
-    words: list[list[int]],
-    counts: list[int],
+    words: list[list[int]] | tuple[Sequence[int], Sequence[int]],
+    counts: Sequence[int],
     id_to_word: list[str],
     word_to_id: dict[str, int],
     *,
@@ -66,16 +67,21 @@ def train_merges(
     prefix: str | None = None,
     on_merge: Callable[[int], None] | None = None,
 ) -> list[_kernel.MergeRecord]:
-    """The merge loop of :func:`codetok._reference.bpe_train.train_merges` (same arguments,
-    same result), run by the native kernel when the models use it.
+    """The merge loop of :func:`codetok._reference.bpe_train.train_merges` (same result),
+    run by the native kernel when the models use it.
 
-    New tokens are appended to ``id_to_word`` and ``word_to_id``; unlike the reference,
-    ``words`` are left as they were. ``on_merge`` is called every 64 merges and at the end.
+    ``words`` is a list of symbol-id lists, or flat ``(symbols, offsets)`` (word ``i`` is
+    ``symbols[offsets[i]:offsets[i + 1]]``). New tokens are appended to ``id_to_word`` and
+    ``word_to_id``; unlike the reference, the native loop leaves ``words`` as they were.
+    ``on_merge`` is called every 64 merges and at the end.
     """
     if not _backend.native():
+        if isinstance(words, tuple):
+            flat, ends = words
+            words = [list(flat[ends[i] : ends[i + 1]]) for i in range(len(counts))]
         return _kernel.train_merges(
             words,
-            counts,
+            list(counts),
             id_to_word,
             word_to_id,
             vocab_size=vocab_size,
@@ -84,10 +90,14 @@ def train_merges(
             prefix=prefix,
             on_merge=on_merge,
         )
-    lengths = np.fromiter(map(len, words), np.int64, len(words))
-    offsets = np.zeros(len(words) + 1, np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    symbols = np.fromiter(chain.from_iterable(words), np.int32, int(offsets[-1]))
+    if isinstance(words, tuple):
+        symbols = np.asarray(words[0], np.int32)
+        offsets = np.asarray(words[1], np.int64)
+    else:
+        lengths = np.fromiter(map(len, words), np.int64, len(words))
+        offsets = np.zeros(len(words) + 1, np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        symbols = np.fromiter(chain.from_iterable(words), np.int32, int(offsets[-1]))
     table, fresh = _backend.core().train_bpe_merges(
         symbols,
         offsets,
@@ -119,7 +129,6 @@ class BpeTrainer(Trainer):
         end_of_word_suffix: suffix of every word-final subword (``"</w>"``).
         max_token_length: HF's limit on merged tokens (see :mod:`codetok._reference.bpe_train`).
         show_progress: show a progress bar on stderr for each phase.
-        seed: accepted for a uniform interface; BPE training is deterministic.
 
     Raises:
         ConfigurationError: an unknown option or a value of the wrong type.
@@ -144,14 +153,12 @@ class BpeTrainer(Trainer):
         end_of_word_suffix: str | None = None,
         max_token_length: int | None = None,
         show_progress: bool = False,
-        seed: int | None = None,
         **unknown: Any,
     ) -> None:
         self._common(
             vocab_size=vocab_size,
             special_tokens=special_tokens,
             show_progress=show_progress,
-            seed=seed,
             unknown=unknown,
         )
         self.min_frequency: int = _check_int("min_frequency", min_frequency, 0)  # type: ignore[assignment]
@@ -166,10 +173,13 @@ class BpeTrainer(Trainer):
         self.merge_counts: list[tuple[str, str, int]] = []
 
     # ------------------------------------------------------------------ phases
-    def _initial_tables(
+    def _initial_flat(
         self, word_counts: Mapping[str, int]
-    ) -> tuple[list[str], dict[str, int], list[list[int]], list[int]]:
-        """Special tokens, alphabet, then each word as symbol ids (variants added as met)."""
+    ) -> tuple[list[str], dict[str, int], array, array, array]:
+        """Special tokens, alphabet, then each word as symbol ids (variants added as met):
+        ``(id_to_word, word_to_id, symbols, offsets, counts)``, word ``i`` being
+        ``symbols[offsets[i]:offsets[i + 1]]`` (flat arrays: a list per word cost more
+        memory than the native merge loop itself)."""
         id_to_word: list[str] = []
         word_to_id: dict[str, int] = {}
         for tok in self.special_contents():
@@ -188,13 +198,13 @@ class BpeTrainer(Trainer):
                 id_to_word.append(c)
         prefix = self.continuing_subword_prefix
         suffix = self.end_of_word_suffix
-        words: list[list[int]] = []
-        counts: list[int] = []
+        symbols = array("i")
+        offsets = array("q", [0])
+        counts = array("q")
         with progress(self.show_progress, "Tokenize words", len(word_counts), "word") as bar:
             for word in sorted(word_counts):
                 counts.append(word_counts[word])
                 last = len(word) - 1
-                ids: list[int] = []
                 for i, ch in enumerate(word):
                     if ch not in word_to_id:
                         continue  # dropped by limit_alphabet
@@ -207,20 +217,28 @@ class BpeTrainer(Trainer):
                     if tid is None:
                         tid = word_to_id[s] = len(id_to_word)
                         id_to_word.append(s)
-                    ids.append(tid)
-                words.append(ids)
+                    symbols.append(tid)
+                offsets.append(len(symbols))
                 bar.update()
-        return id_to_word, word_to_id, words, counts
+        return id_to_word, word_to_id, symbols, offsets, counts
+
+    def _initial_tables(
+        self, word_counts: Mapping[str, int]
+    ) -> tuple[list[str], dict[str, int], list[list[int]], list[int]]:
+        """:meth:`_initial_flat` with a list of ids per word (the reference kernels')."""
+        id_to_word, word_to_id, symbols, offsets, counts = self._initial_flat(word_counts)
+        words = [symbols[offsets[i] : offsets[i + 1]].tolist() for i in range(len(counts))]
+        return id_to_word, word_to_id, words, counts.tolist()
 
     def _learn(
         self, word_counts: Mapping[str, int]
     ) -> tuple[list[str], dict[str, int], list[_kernel.MergeRecord]]:
         check_not_empty(word_counts)
-        id_to_word, word_to_id, words, counts = self._initial_tables(word_counts)
+        id_to_word, word_to_id, symbols, offsets, counts = self._initial_flat(word_counts)
         total = max(0, self.vocab_size - len(word_to_id))
         with progress(self.show_progress, "Compute merges", total, "merge") as bar:
             merges = train_merges(
-                words,
+                (symbols, offsets),
                 counts,
                 id_to_word,
                 word_to_id,

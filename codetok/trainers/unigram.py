@@ -15,22 +15,28 @@
    best-scoring pieces up to ``vocab_size``; special tokens (score 0) and, with
    ``byte_fallback``, the 256 ``<0xNN>`` pieces come first.
 
-Differences from SentencePiece: training runs on pre-tokenized word counts (as HF does), so
-the pre-tokenizer (Metaspace) decides where words split; seeds are all frequent substrings
-rather than the suffix array's branching ones; there is no ``split_by_unicode_script``.
+Steps 2-4 are :func:`train_pieces`: the native loop (codetok/_native/unigram_train.cpp, on
+``num_threads`` threads) when the models run natively, else its pure-Python reference
+(:mod:`codetok._reference.unigram_train`). Both give the same pieces and scores, and training
+is deterministic: the same counts give the same model on any number of threads.
 
-Not handled here: the EM/pruning loops themselves (:mod:`codetok._reference.unigram_train`).
+Differences from SentencePiece: training runs on pre-tokenized word counts (as HF does), so
+the pre-tokenizer (Metaspace) decides where words split; seeds are all frequent branching
+substrings rather than the suffix array's; there is no ``split_by_unicode_script``.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
+
+import numpy as np
 
 from codetok._reference import unigram_train as _kernel
 from codetok.added_tokens import AddedToken
 from codetok.errors import ConfigurationError, TrainingError
+from codetok.models import _backend
 from codetok.models.base import Model
 from codetok.models.unigram import Unigram
 from codetok.trainers.base import (
@@ -42,10 +48,8 @@ from codetok.trainers.base import (
     progress,
 )
 
-__all__ = ["UnigramTrainer", "required_chars"]
+__all__ = ["UnigramTrainer", "required_chars", "train_pieces"]
 
-_EXPECTED_FREQUENCY_THRESHOLD = 0.5
-_UNK_PENALTY = 10.0
 _MIN_SCORE_PENALTY_DELTA = 0.0001
 _BYTE_PIECES = [f"<0x{b:02X}>" for b in range(256)]
 
@@ -95,6 +99,53 @@ def required_chars(
     return out
 
 
+def train_pieces(
+    words: list[str],
+    counts: list[int],
+    required: list[tuple[str, int]],
+    *,
+    vocab_size: int,
+    max_piece_length: int,
+    seed_size: int,
+    min_count: int,
+    shrinking_factor: float,
+    n_sub_iterations: int,
+    whitespace_char: str,
+    split_by_number: bool,
+    num_threads: int = 1,
+    on_step: Callable[[int], None] | None = None,
+) -> tuple[list[str], list[float], list[float]]:
+    """:func:`codetok._reference.unigram_train.train_pieces` (same arguments, same result),
+    run by the native kernel on ``num_threads`` threads when the models use it.
+
+    The native loop calls ``on_step`` at the same points as the reference, and checks for
+    Ctrl-C a few times a second (a ``KeyboardInterrupt`` stops it).
+    """
+    options = {
+        "vocab_size": vocab_size,
+        "max_piece_length": max_piece_length,
+        "seed_size": seed_size,
+        "min_count": min_count,
+        "shrinking_factor": shrinking_factor,
+        "n_sub_iterations": n_sub_iterations,
+        "whitespace_char": whitespace_char,
+        "split_by_number": split_by_number,
+    }
+    if not _backend.native():
+        return _kernel.train_pieces(words, counts, required, on_step=on_step, **options)
+    chars = [c for c, _ in required]
+    return _backend.core().train_unigram_pieces(  # type: ignore[no-any-return]
+        words,
+        np.asarray(counts, np.int64),
+        chars,
+        np.asarray([f for _, f in required], np.int64),
+        "".join(c for c in chars if c.isdigit()),
+        num_threads=num_threads,
+        on_step=on_step,
+        **options,
+    )
+
+
 class UnigramTrainer(Trainer):
     """Train a Unigram model the way SentencePiece does (EM with digamma, pruning by loss).
 
@@ -113,8 +164,9 @@ class UnigramTrainer(Trainer):
         split_by_number: digits never share a piece with other chars.
         min_frequency: substrings seen fewer times than this (and than 2) are not seeds.
         whitespace_char: the word-boundary marker (only allowed at the start of a piece).
+        num_threads: threads of the native EM and pruning (default: every core); the
+            result is the same on any number.
         show_progress: show a progress bar on stderr for each phase.
-        seed: accepted for a uniform interface; training is deterministic.
 
     Raises:
         ConfigurationError: an unknown option or a bad value.
@@ -144,15 +196,14 @@ class UnigramTrainer(Trainer):
         split_by_number: bool = True,
         min_frequency: int = 0,
         whitespace_char: str = "\u2581",
+        num_threads: int | None = None,
         show_progress: bool = False,
-        seed: int | None = None,
         **unknown: Any,
     ) -> None:
         self._common(
             vocab_size=vocab_size,
             special_tokens=special_tokens,
             show_progress=show_progress,
-            seed=seed,
             unknown=unknown,
         )
         if unk_token is not None and not (isinstance(unk_token, str) and unk_token):
@@ -183,89 +234,11 @@ class UnigramTrainer(Trainer):
         if not (isinstance(whitespace_char, str) and len(whitespace_char) == 1):
             raise ConfigurationError(f"whitespace_char must be one char, got {whitespace_char!r}")
         self.whitespace_char = whitespace_char
+        self.num_threads = _check_int("num_threads", num_threads, 1, none_ok=True)
         #: Filled by :meth:`train`: the objective after each E step.
         self.objectives: list[float] = []
 
     # ------------------------------------------------------------------ phases
-    def _valid(self, required: set[str]) -> Any:
-        ws = self.whitespace_char
-        split_num = self.split_by_number
-
-        def ok(s: str) -> bool:
-            if ws in s[1:]:
-                return False
-            for ch in s:
-                if ch not in required:
-                    return False
-            if split_num:
-                body = s[1:] if s[0] == ws else s
-                digits = sum(1 for ch in body if ch.isdigit())
-                if digits and digits != len(body):
-                    return False
-            return True
-
-        return ok
-
-    def _seed(
-        self, words: list[str], counts: list[int], required: list[tuple[str, int]]
-    ) -> tuple[list[str], list[float]]:
-        req = {c for c, _ in required}
-        subs = _kernel.seed_substrings(
-            words,
-            counts,
-            self.max_piece_length,
-            self._valid(req),
-            min_count=max(2, self.min_frequency),
-        )
-        ranked = sorted(subs.items(), key=lambda kv: (-kv[1] * len(kv[0]), kv[0]))
-        pieces = [c for c, _ in required]
-        freqs = [float(max(f, 1)) for _, f in required]
-        for s, f in ranked[: self.seed_size]:
-            pieces.append(s)
-            freqs.append(float(f * len(s)))
-        log_total = math.log(sum(freqs))
-        return pieces, [math.log(f) - log_total for f in freqs]
-
-    def _em(
-        self, pieces: list[str], scores: list[float], words: list[str], counts: list[int]
-    ) -> tuple[list[str], list[float]]:
-        for _ in range(self.n_sub_iterations):
-            index = {p: i for i, p in enumerate(pieces)}
-            unk = min(scores) - _UNK_PENALTY
-            expected, objective = _kernel.e_step(
-                words, counts, index, scores, self.max_piece_length, unk
-            )
-            self.objectives.append(objective)
-            kept = [(p, f) for p, f in zip(pieces, expected) if f >= _EXPECTED_FREQUENCY_THRESHOLD]
-            if not kept:
-                break
-            log_total = _kernel.digamma(sum(f for _, f in kept))
-            pieces = [p for p, _ in kept]
-            scores = [_kernel.digamma(f) - log_total for _, f in kept]
-        return pieces, scores
-
-    def _prune(
-        self,
-        pieces: list[str],
-        scores: list[float],
-        words: list[str],
-        counts: list[int],
-        desired: int,
-    ) -> tuple[list[str], list[float]]:
-        unk = min(scores) - _UNK_PENALTY
-        keep, candidates = _kernel.prune_losses(
-            pieces, scores, words, counts, self.max_piece_length, unk
-        )
-        target = max(desired, int(self.shrinking_factor * len(pieces)))
-        chosen = list(keep)
-        candidates.sort(key=lambda iv: (-iv[1], pieces[iv[0]]))
-        for i, _ in candidates:
-            if len(chosen) >= target:
-                break
-            chosen.append(i)
-        chosen.sort()
-        return [pieces[i] for i in chosen], [scores[i] for i in chosen]
-
     def _finalize(
         self,
         pieces: list[str],
@@ -326,22 +299,27 @@ class UnigramTrainer(Trainer):
                 f"plus the {len(required)} required chars; raise vocab_size, or lower "
                 f"character_coverage / pass limit_alphabet"
             )
-        self.objectives = []
-        desired = int(self.vocab_size * 1.1)
         with progress(self.show_progress, "Unigram EM", None, "step") as bar:
-            pieces, scores = self._seed(words, counts, required)
-            bar.update()
-            while True:
-                pieces, scores = self._em(pieces, scores, words, counts)
+
+            def step(n_pieces: int) -> None:
                 bar.update()
-                if len(pieces) <= desired:
-                    break
-                n_before = len(pieces)
-                pieces, scores = self._prune(pieces, scores, words, counts, desired)
-                if len(pieces) >= n_before:
-                    break
-                if self.show_progress:
-                    bar.set_postfix(pieces=len(pieces))
+                bar.set_postfix(pieces=n_pieces)
+
+            pieces, scores, self.objectives = train_pieces(
+                words,
+                counts,
+                required,
+                vocab_size=self.vocab_size,
+                max_piece_length=self.max_piece_length,
+                seed_size=self.seed_size,
+                min_count=max(2, self.min_frequency),
+                shrinking_factor=self.shrinking_factor,
+                n_sub_iterations=self.n_sub_iterations,
+                whitespace_char=self.whitespace_char,
+                split_by_number=self.split_by_number,
+                num_threads=self.num_threads or os.cpu_count() or 1,
+                on_step=step if self.show_progress else None,
+            )
         final = self._finalize(pieces, scores, required, room)
         special_set = set(specials)
         vocab: list[tuple[str, float]] = [(s, 0.0) for s in specials]

@@ -43,7 +43,6 @@ class WordPieceTrainer(BpeTrainer):
         max_token_length: HF's limit on merged tokens (frequency scoring only).
         scoring: ``"frequency"`` (HF) or ``"likelihood"``.
         show_progress: show a progress bar on stderr for each phase.
-        seed: accepted for a uniform interface; training is deterministic.
 
     Raises:
         ConfigurationError: an unknown option or a bad value.
@@ -69,7 +68,6 @@ class WordPieceTrainer(BpeTrainer):
         max_token_length: int | None = None,
         scoring: str = "frequency",
         show_progress: bool = False,
-        seed: int | None = None,
         **unknown: Any,
     ) -> None:
         super().__init__(
@@ -82,7 +80,6 @@ class WordPieceTrainer(BpeTrainer):
             end_of_word_suffix=end_of_word_suffix,
             max_token_length=max_token_length,
             show_progress=show_progress,
-            seed=seed,
             **unknown,
         )
         if scoring not in _SCORINGS:

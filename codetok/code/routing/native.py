@@ -49,7 +49,14 @@ if TYPE_CHECKING:
     from ..front.lexemes import Lexemes
     from .channels import Channel
 
-__all__ = ["code_classes", "compile_router", "run_router", "NativeRouted"]
+__all__ = [
+    "code_classes",
+    "compile_router",
+    "run_router",
+    "NativeRouted",
+    "compile_counter",
+    "count_pieces",
+]
 
 #: Bits of :func:`code_classes` (code_pieces.hpp reads the same).
 _CLASSES = ((1, r"\p{L}"), (2, r"\p{M}"), (4, r"\p{Nd}"), (8, r"\s"))
@@ -129,9 +136,29 @@ def compile_router(
     native_comment = native_code if comment is code else _channel(comment)
     if isinstance(native_comment, str):
         return native_comment
+    spec = _router_spec(
+        np.concatenate([ch.lengths for ch in channels]), reserved, index, language, options
+    )
+    return _backend.core().CodeRouter(spec, _rules(), code_classes(), native_code, native_comment)
+
+
+@functools.lru_cache(maxsize=1)
+def _rules() -> tuple[list[str], list[str], list[str], list[str]]:  # noqa: N802 - a constant
+    """The word lists of the native identifier rules."""
+    return (sorted(DIGIT_STEMS), sorted(_FUNCTION_WORDS), list(_PROTECTED), sorted(_SUFFIXES))
+
+
+def _router_spec(
+    lengths: np.ndarray,
+    reserved: ReservedTokens,
+    index: dict[str, int],
+    language: str,
+    options: RouterOptions,
+) -> dict[str, Any]:
+    """The native router's settings (``lengths``: bytes each id spells)."""
     keywords = reserved.keywords.get(language, {}) if options.keyword_tokens else {}
-    spec = {
-        "lengths": np.concatenate([ch.lengths for ch in channels]),
+    return {
+        "lengths": lengths,
         "lossless": options.lossless,
         "digits": DIGIT_POLICIES.index(options.digits),
         "max_piece": options.max_piece,
@@ -152,8 +179,52 @@ def compile_router(
         "cr": index[NEWLINES["\r"]],
         "keywords": {kw: index[t] for kw, t in keywords.items()},
     }
-    rules = (sorted(DIGIT_STEMS), sorted(_FUNCTION_WORDS), list(_PROTECTED), sorted(_SUFFIXES))
-    return _backend.core().CodeRouter(spec, rules, code_classes(), native_code, native_comment)
+
+
+def compile_counter(
+    reserved: ReservedTokens, index: dict[str, int], language: str, options: RouterOptions
+) -> Any:
+    """A router that counts pieces instead of encoding them (the code trainers' corpus
+    pass, before any model exists), or why the Python router counts instead (a str).
+
+    Args:
+        reserved, index, language, options: as for :func:`compile_router`.
+    """
+    reason = _plan.python_reason()
+    if reason is not None:
+        return reason
+    if options.normalize_whitespace:
+        return "whitespace normalization runs in Python"
+    if options.statistical_split:
+        return "statistical identifier splitting runs in Python"
+    return _backend.core().CodeRouter(
+        _router_spec(np.zeros(0, np.int64), reserved, index, language, options),
+        _rules(),
+        code_classes(),
+        None,
+        None,
+    )
+
+
+def count_pieces(
+    router: Any, counts: Any, lexemes: Lexemes, index: dict[str, int], options: RouterOptions
+) -> None:
+    """Route one file with a counting router (:func:`compile_counter`) into ``counts``
+    (``_core.CodeCounts``): the byte-level pieces :func:`~.router.route` would give."""
+    counts.add(router, *_router_inputs(lexemes, index, options))
+
+
+def _router_inputs(lexemes: Lexemes, index: dict[str, int], options: RouterOptions) -> tuple:
+    """What the native router reads of one file (after the router itself)."""
+    return (
+        lexemes.source_text,
+        isinstance(lexemes.source, bytes),
+        lexemes.kinds,
+        lexemes.char_starts,
+        lexemes.char_ends,
+        *_doc_cuts(lexemes, index, options),
+        _split_lengths,
+    )
 
 
 def _doc_cuts(
@@ -193,17 +264,8 @@ def run_router(
 ) -> NativeRouted:
     """Route and encode one file, as ``CodeTokenizer._encode_lexemes`` does with the Python
     router (see :class:`NativeRouted`)."""
-    doc_lex, doc_off, doc_ids = _doc_cuts(lexemes, index, options)
     ids, tok_unit, starts, ends, lex, tok_lex, byte_spans, spans, lines = router.run(
-        lexemes.source_text,
-        isinstance(lexemes.source, bytes),
-        lexemes.kinds,
-        lexemes.char_starts,
-        lexemes.char_ends,
-        doc_lex,
-        doc_off,
-        doc_ids,
-        _split_lengths,
+        *_router_inputs(lexemes, index, options)
     )
     routed = Routed(starts=starts, ends=ends, lexemes=lex, lossless=options.lossless)
     return NativeRouted(ids, tok_unit, routed, tok_lex, byte_spans, spans, lines)

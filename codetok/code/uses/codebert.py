@@ -91,8 +91,9 @@ class CodeBertEncoding:
         "text",
         "lexemes",
         "ids",
-        "tokens",
-        "offsets",
+        "_tokens",
+        "_offsets",
+        "_source",
         "special_tokens_mask",
         "byte_starts",
         "byte_ends",
@@ -107,8 +108,27 @@ class CodeBertEncoding:
     )
 
     def __init__(self, **fields: Any) -> None:
+        self._source = fields.pop("source", None)  # the wrapped tokenizer's encoding
+        self._tokens = fields.pop("tokens", None)
+        self._offsets = fields.pop("offsets", None)
         for name in self.__slots__:
-            setattr(self, name, fields[name])
+            if not name.startswith("_"):
+                setattr(self, name, fields[name])
+
+    @property
+    def tokens(self) -> list[str]:
+        """Token strings (built on first access)."""
+        if self._tokens is None:
+            self._tokens = list(self._source.tokens)
+        return self._tokens
+
+    @property
+    def offsets(self) -> list[tuple[int, int]]:
+        """``(start, end)`` char offsets as the tokenizer reports them (built on first
+        access)."""
+        if self._offsets is None:
+            self._offsets = [tuple(o) for o in self._source.offsets]
+        return self._offsets
 
     def __len__(self) -> int:
         return int(self.ids.shape[0])
@@ -335,6 +355,7 @@ class CodeBertTokenizer:
         decoder = getattr(self.tokenizer, "get_added_tokens_decoder", dict)()
         self._lstrip = frozenset(i for i, t in decoder.items() if getattr(t, "lstrip", False))
         self._byte_level = sum(b is not None for b in table) > len(table) // 2
+        self._byte_lens = np.array([-1 if b is None else len(b) for b in table], np.int64)
 
     def __repr__(self) -> str:
         return f"CodeBertTokenizer({self.tokenizer!r})"
@@ -446,6 +467,7 @@ class CodeBertTokenizer:
         first: np.ndarray,
         stop: np.ndarray,
     ) -> CodeBertEncoding:
+        ids = _ids_of(enc)
         cs, ce = bytes_to_char_spans(bs, be, byte_to_char_index(data))
         has = lexeme_index >= 0
         safe = np.where(has, lexeme_index, 0)
@@ -455,9 +477,8 @@ class CodeBertTokenizer:
         return CodeBertEncoding(
             text=text,
             lexemes=lx,
-            ids=np.asarray(enc.ids, np.int64),
-            tokens=list(enc.tokens),
-            offsets=[tuple(o) for o in enc.offsets],
+            ids=ids,
+            source=enc,
             special_tokens_mask=special.astype(np.uint8),
             byte_starts=bs,
             byte_ends=be,
@@ -475,11 +496,11 @@ class CodeBertTokenizer:
         self, enc: Any, text: str, data: bytes
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Untrimmed byte spans of every token, and the post-processor special mask."""
-        ids: list[int] = list(enc.ids)
-        n = len(ids)
+        id_array = _ids_of(enc)
+        n = id_array.shape[0]
         seq = enc.sequence_ids
         seq = seq() if callable(seq) else seq
-        special = np.array([s is None for s in seq], bool)
+        special = np.fromiter((s is None for s in seq), bool, n)
         bs = np.zeros(n, np.int64)
         be = np.zeros(n, np.int64)
         content = np.flatnonzero(~special)
@@ -487,15 +508,19 @@ class CodeBertTokenizer:
             return bs, be, special
         table = self._bytes
         if self._byte_level:
-            pieces = [table[ids[i]] if ids[i] < len(table) else None for i in content.tolist()]
-            if None not in pieces:
-                joined = b"".join(pieces)  # type: ignore[arg-type]
+            c_ids = id_array[content]
+            known = bool((c_ids < len(table)).all()) and bool((c_ids >= 0).all())
+            lens = self._byte_lens[c_ids] if known else None
+            if lens is not None and bool((lens >= 0).all()):
+                # Every token spells bytes: they tile the text when their join starts it.
+                joined = b"".join(map(table.__getitem__, c_ids.tolist()))  # type: ignore[arg-type]
                 if data.startswith(joined):
-                    lens = np.fromiter(map(len, pieces), np.int64, len(pieces))  # type: ignore[arg-type]
                     ends = np.cumsum(lens)
                     be[content] = ends
                     bs[content] = ends - lens
                     return bs, be, special
+            ids = id_array.tolist()
+            pieces = [table[ids[i]] if 0 <= ids[i] < len(table) else None for i in content.tolist()]
             self._walk(enc, text, data, content, pieces, bs, be)
         else:
             self._from_offsets(enc, text, content, bs, be)
@@ -550,6 +575,12 @@ class CodeBertTokenizer:
             bs[i], be[i] = start, end
             cursor = max(cursor, end)
             prev = i
+
+
+def _ids_of(enc: Any) -> np.ndarray:
+    """The ids of an encoding as int64 (without a list where it has an array)."""
+    array = getattr(enc, "ids_array", None)
+    return np.asarray(array if array is not None else enc.ids, np.int64)
 
 
 def _char_to_byte(text: str) -> np.ndarray:

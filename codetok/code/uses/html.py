@@ -4,7 +4,8 @@
 token: every token is a ``<span>`` whose color says its kind and whose tooltip gives the
 token, its id and node type; alternate tokens of one lexeme get a thin underline so subword
 boundaries show. Zero-width reserved tokens (``<INDENT>``, ``<comment>``...) appear as small
-badges. The page has no scripts and no external resources.
+badges. The page has no scripts and no external resources. :func:`render_fragment` gives
+the same view as a fragment whose style is scoped to it, for a notebook's output.
 
 A source that is not UTF-8 (a Latin-1 file, say) reaches here with its undecodable bytes as
 lone surrogates (``surrogateescape``); each shows as ``\\xE9`` (the byte in hex) in a red
@@ -20,9 +21,10 @@ import re
 from ..encoding import CodeEncoding
 from ..front.kinds import LexemeKind
 
-__all__ = ["render_html"]
+__all__ = ["render_html", "render_fragment", "KIND_COLORS"]
 
-_COLORS = {
+#: The colour of each lexeme kind in the pages (and in the notebooks' plots).
+KIND_COLORS = {
     LexemeKind.KEYWORD: "#7c3aed",
     LexemeKind.IDENTIFIER: "#1f2937",
     LexemeKind.OPERATOR: "#b45309",
@@ -38,19 +40,24 @@ _COLORS = {
     LexemeKind.ERROR: "#dc2626",
 }
 
-_STYLE = """
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #111827; }
-pre { font: 13px/1.5 ui-monospace, Menlo, Consolas, monospace; background: #fafafa;
-      border: 1px solid #e5e7eb; padding: 1em; overflow-x: auto; }
-pre span.t { border-radius: 2px; }
-pre span.alt { box-shadow: inset 0 -2px 0 #d1d5db; }
-pre span.m { font-size: 9px; vertical-align: super; padding: 0 2px; margin: 0 1px;
+# Every rule is scoped under .codetok, so a fragment shown in a notebook styles nothing else.
+_STYLE = (
+    """
+.codetok pre { font: 13px/1.5 ui-monospace, Menlo, Consolas, monospace; background: #fafafa;
+      border: 1px solid #e5e7eb; padding: 1em; overflow-x: auto; color: #111827; }
+.codetok pre span.t { border-radius: 2px; }
+.codetok pre span.alt { box-shadow: inset 0 -2px 0 #d1d5db; }
+.codetok pre span.m { font-size: 9px; vertical-align: super; padding: 0 2px; margin: 0 1px;
              border-radius: 3px; color: white; }
-pre span.nb { color: #dc2626; border: 1px solid #dc2626; border-radius: 2px; }
-.legend span { display: inline-block; margin: 0 .8em .3em 0; }
-.legend b { display: inline-block; width: .9em; height: .9em; margin-right: .3em;
+.codetok pre span.nb { color: #dc2626; border: 1px solid #dc2626; border-radius: 2px; }
+.codetok .legend span { display: inline-block; margin: 0 .8em .3em 0; }
+.codetok .legend b { display: inline-block; width: .9em; height: .9em; margin-right: .3em;
             vertical-align: middle; border-radius: 2px; }
 """
+    + "".join(f".codetok span.t.{k.name} {{ color: {c}; }}\n" for k, c in KIND_COLORS.items())
+    + "".join(f".codetok span.m.{k.name} {{ background: {c}; }}\n" for k, c in KIND_COLORS.items())
+)
+_PAGE_STYLE = "body { font-family: system-ui, sans-serif; margin: 1.5em; color: #111827; }"
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -77,8 +84,59 @@ def _byte_box(match: re.Match[str]) -> str:
     return f'<span class="nb" title="byte 0{shown[1:]} is not UTF-8">{shown}</span>'
 
 
+def render_fragment(encoding: CodeEncoding) -> str:
+    """The coloured tokens of an encoding as an HTML fragment (a notebook cell's output).
+
+    One ``<div class="codetok">`` holding its own style (every rule scoped to it), a legend
+    of the kinds and the source token by token: each token's class is its lexeme kind, and
+    its tooltip gives the token, its id, kind and AST node type.
+
+    Args:
+        encoding: the result of :meth:`CodeTokenizer.encode`.
+
+    Returns:
+        The fragment as a string.
+
+    >>> from codetok.code import CodeTokenizer
+    >>> html = render_fragment(CodeTokenizer.default().encode("x = 1\\n", "python"))
+    >>> html.startswith('<div class="codetok">') and 'title="x | id' in html
+    True
+    """
+    text = encoding.lexemes.source_text
+    # the surrogate escapes cost a regex per token: only for sources that need them
+    dirty = _SURROGATE.search(text) is not None
+    escape = _escape if dirty else html.escape
+    escape_code = _escape_code if dirty else html.escape
+    kinds = encoding.kind_list()
+    node_types = encoding.node_types
+    tokens = encoding.tokens
+    ids = encoding.ids
+    lex = encoding.lexeme_indices.tolist()
+    body: list[str] = []
+    prev_lex = -1
+    alt = False
+    for i, (a, b) in enumerate(encoding.spans.tolist()):
+        kind = kinds[i].name
+        tip = escape(f"{tokens[i]} | id {ids[i]} | {kind} | {node_types[i]}")
+        if a == b:  # a zero-width reserved token
+            label = escape(tokens[i].strip("<>"))
+            body.append(f'<span class="m {kind}" title="{tip}">{label}</span>')
+            continue
+        alt = not alt if lex[i] == prev_lex else False
+        prev_lex = lex[i]
+        cls = f"t alt {kind}" if alt else f"t {kind}"
+        body.append(f'<span class="{cls}" title="{tip}">{escape_code(text[a:b])}</span>')
+    legend = "".join(
+        f'<span><b style="background:{c}"></b>{k.name}</span>' for k, c in KIND_COLORS.items()
+    )
+    return (
+        f'<div class="codetok"><style>{_STYLE}</style>'
+        f'<div class="legend">{legend}</div><pre>{"".join(body)}</pre></div>'
+    )
+
+
 def render_html(encoding: CodeEncoding, *, title: str = "codetok") -> str:
-    """Render an encoding as a standalone HTML page.
+    """Render an encoding as a standalone HTML page (:func:`render_fragment` under a title).
 
     Args:
         encoding: the result of :meth:`CodeTokenizer.encode`.
@@ -92,37 +150,10 @@ def render_html(encoding: CodeEncoding, *, title: str = "codetok") -> str:
     >>> page.startswith("<!DOCTYPE html>") and "IDENTIFIER" in page
     True
     """
-    text = encoding.lexemes.source_text
-    # the surrogate escapes cost a regex per token: only for sources that need them
-    dirty = _SURROGATE.search(text) is not None
-    escape = _escape if dirty else html.escape
-    escape_code = _escape_code if dirty else html.escape
-    kinds = encoding.kind_list()
-    node_types = encoding.node_types
-    lex = encoding.lexeme_indices.tolist()
-    body: list[str] = []
-    prev_lex = -1
-    alt = False
-    for i, (a, b) in enumerate(encoding.spans.tolist()):
-        kind = kinds[i]
-        color = _COLORS.get(kind, "#111827")
-        tip = escape(f"{encoding.tokens[i]} | id {encoding.ids[i]} | {kind.name} | {node_types[i]}")
-        if a == b:  # a zero-width reserved token
-            label = escape(encoding.tokens[i].strip("<>"))
-            body.append(f'<span class="m" style="background:{color}" title="{tip}">{label}</span>')
-            continue
-        alt = not alt if lex[i] == prev_lex else False
-        prev_lex = lex[i]
-        cls = "t alt" if alt else "t"
-        piece = escape_code(text[a:b])
-        body.append(f'<span class="{cls}" style="color:{color}" title="{tip}">{piece}</span>')
-    legend = "".join(
-        f'<span><b style="background:{c}"></b>{k.name}</span>' for k, c in _COLORS.items()
-    )
     note = "" if encoding.lossless else " (normalized: comments dropped or whitespace changed)"
     return (
         '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
-        f"<title>{_escape(title)}</title><style>{_STYLE}</style></head><body>"
+        f"<title>{_escape(title)}</title><style>{_PAGE_STYLE}</style></head><body>"
         f"<h3>{_escape(title)}: {encoding.language}, {len(encoding)} tokens{note}</h3>"
-        f'<div class="legend">{legend}</div><pre>{"".join(body)}</pre></body></html>\n'
+        f"{render_fragment(encoding)}</body></html>\n"
     )

@@ -1,0 +1,180 @@
+"""The settings of a ``codetok corpus`` job, and the encoder each worker builds from them.
+
+:class:`CorpusJob` is small, frozen and picklable: it is what the driver sends to a pool
+process or a Dask worker, never a tokenizer (a code tokenizer pickles to over 1 MB). Each
+process builds the job's encoder once (:meth:`CorpusJob.encoder`, cached per process and tokenizer content); with
+the local pool the driver builds it before forking, so the workers inherit it.
+
+A tokenizer is named by a path (or ``None`` for the default code tokenizer), and its
+fingerprint (:func:`tokenizer_fingerprint`: SHA-256 of the file, or of a folder's files)
+goes into the manifest and into every shard's entry, so a rerun with another tokenizer, or
+a Dask worker that sees another file at the same path, is caught instead of mixing ids.
+
+Not handled here: what each mode writes per file (:mod:`codetok.corpus.encoders`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..errors import ConfigurationError
+from .encoders import (
+    CodeBertFileEncoder,
+    CodeFileEncoder,
+    FileEncoder,
+    PairsFileEncoder,
+    TextFileEncoder,
+)
+
+__all__ = ["CorpusJob", "MODES", "DEFAULT_SHARD_BYTES", "tokenizer_fingerprint"]
+
+#: ``tokens``: ids of each file; ``codebert``: a pretrained tokenizer's ids with lexeme
+#: kinds; ``pairs``: (docstring, function) pairs.
+MODES = ("tokens", "codebert", "pairs")
+
+#: Source bytes per shard by default: about 2M tokens, and enough shards that two to
+#: eight workers finish together on a few hundred MB.
+DEFAULT_SHARD_BYTES = 8 << 20
+
+#: Largest shard: a shard's id lists are indexed with 32-bit offsets.
+MAX_SHARD_BYTES = 1 << 30
+
+_ENCODERS: dict[tuple[CorpusJob, str], FileEncoder] = {}
+
+
+@dataclass(frozen=True)
+class CorpusJob:
+    """What ``codetok corpus`` makes of each file.
+
+    Args:
+        mode: ``"tokens"``, ``"codebert"`` or ``"pairs"`` (see :data:`MODES`).
+        tokenizer: a tokenizer file or folder; None for the default code tokenizer
+            (``"codebert"`` needs one: a CodeBERT / RoBERTa folder or ``tokenizer.json``).
+        languages: languages to read (None: all with a grammar file).
+        shard_bytes: source bytes per shard.
+        max_tokens: pairs mode: code token budget per function.
+        max_docstring_tokens: pairs mode: docstring token budget.
+        keep_docstring: pairs mode: keep Python docstrings inside the code.
+
+    Raises:
+        ConfigurationError: an unknown mode, CodeBERT mode without a tokenizer, a budget
+            below 1 or outside pairs mode, or ``shard_bytes`` outside 1 to 1 GiB.
+
+    >>> CorpusJob(mode="pairs", max_tokens=256).mode
+    'pairs'
+    """
+
+    mode: str = "tokens"
+    tokenizer: str | None = None
+    languages: tuple[str, ...] | None = None
+    shard_bytes: int = DEFAULT_SHARD_BYTES
+    max_tokens: int | None = None
+    max_docstring_tokens: int | None = None
+    keep_docstring: bool = False
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ConfigurationError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.mode == "codebert" and self.tokenizer is None:
+            raise ConfigurationError(
+                "CodeBERT mode needs tokenizer= (a CodeBERT / RoBERTa folder with vocab.json "
+                "and merges.txt, or its tokenizer.json)"
+            )
+        for name in ("max_tokens", "max_docstring_tokens"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if self.mode != "pairs":
+                raise ConfigurationError(f"{name}= is a pairs-mode budget; pass mode='pairs'")
+            if value < 1:
+                raise ConfigurationError(f"{name} must be at least 1 (got {value})")
+        if self.keep_docstring and self.mode != "pairs":
+            raise ConfigurationError("keep_docstring= is a pairs-mode option; pass mode='pairs'")
+        if not 1 <= self.shard_bytes <= MAX_SHARD_BYTES:
+            raise ConfigurationError(
+                f"shard_bytes must be from 1 to {MAX_SHARD_BYTES} (1 GiB), got {self.shard_bytes}"
+            )
+        if self.languages is not None:
+            object.__setattr__(self, "languages", tuple(self.languages))
+
+    def settings(self) -> dict[str, Any]:
+        """The job as JSON-ready settings (the manifest's ``job``; a rerun must match)."""
+        out = asdict(self)
+        out["languages"] = None if self.languages is None else list(self.languages)
+        return out
+
+    def encoder(self) -> FileEncoder:
+        """This process's encoder for the job: loaded on first use, then cached for as
+        long as the tokenizer file's content stays the same.
+
+        Raises:
+            NotFoundError, FormatError: the tokenizer cannot be loaded.
+        """
+        return self._loaded()[0]
+
+    def tokenizer_sha256(self) -> str:
+        """:func:`tokenizer_fingerprint` of the tokenizer :meth:`encoder` uses."""
+        return self._loaded()[1]
+
+    def _loaded(self) -> tuple[FileEncoder, str]:
+        sha = tokenizer_fingerprint(self.tokenizer)  # a few ms: the file is hashed each time
+        enc = _ENCODERS.get((self, sha))
+        if enc is None:
+            enc = _ENCODERS[(self, sha)] = self._build()
+        return enc, sha
+
+    def _build(self) -> FileEncoder:
+        if self.mode == "codebert":
+            from ..code.uses.codebert import CodeBertTokenizer
+
+            return CodeBertFileEncoder(CodeBertTokenizer(self.tokenizer))
+        if self.mode == "pairs":
+            from ..code.uses.pairs_cli import load_tokenizer
+
+            return PairsFileEncoder(
+                load_tokenizer(self.tokenizer),
+                max_tokens=self.max_tokens,
+                max_docstring_tokens=self.max_docstring_tokens,
+                keep_docstring=self.keep_docstring,
+            )
+        from ..code import CodeTokenizer
+
+        if self.tokenizer is None:
+            return CodeFileEncoder(CodeTokenizer.default())
+        from ..cli import load_any_tokenizer
+
+        tok = load_any_tokenizer(self.tokenizer)
+        if isinstance(tok, CodeTokenizer):
+            return CodeFileEncoder(tok)
+        return TextFileEncoder(tok)
+
+
+def tokenizer_fingerprint(spec: str | None) -> str:
+    """SHA-256 of the tokenizer ``spec`` names: the default code tokenizer's data, a file's
+    bytes, or a folder's files (names and bytes, sorted); a name that is neither (a Hub
+    id) is hashed as the name.
+
+    >>> len(tokenizer_fingerprint(None))
+    64
+    """
+    h = hashlib.sha256()
+    if spec is None:
+        from importlib import resources
+
+        h.update((resources.files("codetok") / "data" / "default_code_tokenizer.json").read_bytes())
+    elif os.path.isfile(spec):
+        with open(spec, "rb") as f:
+            h.update(f.read())
+    elif os.path.isdir(spec):
+        for name in sorted(os.listdir(spec)):
+            path = os.path.join(spec, name)
+            if os.path.isfile(path):
+                h.update(name.encode("utf-8", "surrogateescape") + b"\0")
+                with open(path, "rb") as f:
+                    h.update(f.read())
+    else:
+        h.update(spec.encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
