@@ -30,11 +30,11 @@ was running when a process died.
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import traceback
 import unicodedata
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -169,11 +169,13 @@ class Harness:
 
     def __init__(self, cache: Path | None = None, workdir: Path | None = None) -> None:
         self.real = RealFiles(cache)
-        shm = Path("/dev/shm")
-        base = workdir or Path(
-            tempfile.mkdtemp(prefix="codetok-fuzz-", dir=shm if shm.is_dir() else None)
-        )
-        self.workdir = base
+        if workdir is None:  # a folder of its own, in memory when there is /dev/shm
+            shm = Path("/dev/shm")
+            workdir = Path(
+                tempfile.mkdtemp(prefix="codetok-fuzz-", dir=shm if shm.is_dir() else None)
+            )
+            weakref.finalize(self, shutil.rmtree, workdir, True)
+        self.workdir = workdir
         self._tokenizers: dict[str, Any] = {}
         self._code: Any = None
         self.kinds = self._kinds()
@@ -526,19 +528,11 @@ def _llama3_pattern() -> str:
     return LLAMA3_PATTERN
 
 
-def default_cache() -> Path:
-    """The folder the SentencePiece models are trained into once per machine user."""
-    path = Path(tempfile.gettempdir()) / f"codetok-fuzz-cache-{os.getuid()}"
-    path.mkdir(exist_ok=True)
-    return path
-
-
 __all__ = [
     "Category",
     "Harness",
     "TextCase",
     "code_state",
-    "default_cache",
     "engines",
     "gen_text_case",
 ]

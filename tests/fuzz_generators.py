@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import struct
 import sysconfig
@@ -595,12 +596,24 @@ class Base:
     kinds: dict[str, str] = field(default_factory=dict)  # name -> json/lines/proto/binary/bytes
 
 
+def default_cache() -> Path:
+    """The folder the SentencePiece models are trained into once per machine user."""
+    path = Path(tempfile.gettempdir()) / f"codetok-fuzz-cache-{os.getuid()}"
+    path.mkdir(exist_ok=True)
+    return path
+
+
 class RealFiles:
     """The bases, built once per process from the test extras (missing ones are left out,
-    with the reason in :attr:`missing`)."""
+    with the reason in :attr:`missing`).
+
+    Args:
+        cache: where the SentencePiece models are trained once and kept (by default
+            :func:`default_cache`).
+    """
 
     def __init__(self, cache: Path | None = None) -> None:
-        self.cache = Path(cache or tempfile.mkdtemp(prefix="codetok-fuzz-"))
+        self.cache = Path(cache or default_cache())
         self.cache.mkdir(parents=True, exist_ok=True)
         self.bases: dict[str, Base] = {}
         self.missing: dict[str, str] = {}

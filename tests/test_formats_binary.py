@@ -253,3 +253,30 @@ def test_damaged_token_text_is_a_format_error():
     model = BPE._from_store((text, offsets, present), np.zeros((0, 4), "<i4"), None)
     with pytest.raises(FormatError, match="token text is damaged"):
         model.id_to_token(0)
+
+
+def test_saved_tables_naming_no_token_are_refused(gpt2, tmp_path):
+    # The merge hash table is mapped and used as saved. A slot whose new id names no token
+    # (damage with its checksum written again; found by the long fuzz run) loaded, and
+    # encoding then gave an id outside the vocabulary (a KeyError deep in tokenize).
+    import json
+
+    import numpy as np
+
+    gpt2.encode("hello")  # builds the kernel, so its tables are saved
+    path, back = round_trip(gpt2, tmp_path)
+    assert back.model._saved_tables is not None
+    data = bytearray(path.read_bytes())
+    h, n, b, m = struct.unpack_from("<QQQQ", data, 24)
+    pairs = 56
+    for size in (h, 4 * (n + 1), n, b, 16 * m):
+        pairs += size + (-size % 8)
+    size = json.loads(data[56 : 56 + h])["binary"]["tables"][1]
+    slots = np.frombuffer(data, "<u8", size // 8, pairs).reshape(-1, 2)
+    k = int(np.flatnonzero(slots[:, 0] != 2**64 - 1)[0])
+    struct.pack_into("<i", data, pairs + 16 * k + 12, 0x7FFFFFF0)  # its new id
+    data[16:24] = struct.pack("<Q", checksum(bytes(data[24:])))
+    path.write_bytes(bytes(data))
+    with pytest.raises(FormatError, match="not tokens of the file") as info:
+        Tokenizer.from_file(path)
+    assert str(path) in str(info.value)

@@ -154,6 +154,25 @@ BpeCore::BpeCore(const py::buffer& utf8, const py::buffer& offsets, const py::bu
     using WSlot = codetok::StrMap::Slot;
     if (bytes_of(pairs) % sizeof(PSlot) || bytes_of(words) % sizeof(WSlot) || bytes_of(keys) % sizeof(Cp))
         throw py::value_error("saved tables have the wrong sizes");
+    // Saved tables are used as they are: every id in them must name a token of this file,
+    // or a damaged file whose checksum was written again would encode to ids outside the
+    // vocabulary (Reference: none; the reference kernel builds its own tables).
+    {
+        const auto* ps = static_cast<const PSlot*>(pairs.ptr);
+        const auto* ws = static_cast<const WSlot*>(words.ptr);
+        const auto known = [&](uint64_t id) { return id < n && pres[id] != 0; };
+        for (size_t i = 0, np = bytes_of(pairs) / sizeof(PSlot); i < np; ++i) {
+            const PSlot& sl = ps[i];
+            if (sl.key == codetok::PairMap::kEmpty) continue;
+            if (!known(sl.key >> 32) || !known(sl.key & 0xFFFFFFFFu) || sl.merge.new_id < 0 ||
+                !known(static_cast<uint64_t>(sl.merge.new_id)))
+                throw py::value_error("saved merge table names ids that are not tokens of the file");
+        }
+        for (size_t i = 0, nw = bytes_of(words) / sizeof(WSlot); i < nw; ++i) {
+            if (ws[i].used && (ws[i].entry.value < 0 || !known(static_cast<uint64_t>(ws[i].entry.value))))
+                throw py::value_error("saved token table names ids that are not tokens of the file");
+        }
+    }
     tables_ = tables;  // keep the memory alive
     if (!kernel_->borrow_tables(static_cast<const PSlot*>(pairs.ptr), bytes_of(pairs) / sizeof(PSlot),
                                 static_cast<const WSlot*>(words.ptr), bytes_of(words) / sizeof(WSlot),
