@@ -267,6 +267,24 @@ def _type_id(value: Any) -> int:
     return value
 
 
+def _special_entry(name: Any, d: Any) -> dict[str, Any]:
+    """One entry of ``special_tokens`` as HF reads it: ``ids`` (u32 ints) and ``tokens``
+    (strings), one token per id."""
+    if not isinstance(d, dict) or "ids" not in d or "tokens" not in d:
+        raise ValueError(f"special token {name!r} needs 'ids' and 'tokens', got {d!r}")
+    ids, tokens = d["ids"], d["tokens"]
+    if not isinstance(ids, list) or any(type(i) is not int or not 0 <= i < 2**32 for i in ids):
+        raise ValueError(f"special token {name!r}: 'ids' is a list of ints in 0..4294967295")
+    if not isinstance(tokens, list) or any(not isinstance(t, str) for t in tokens):
+        raise ValueError(f"special token {name!r}: 'tokens' is a list of strings")
+    if len(ids) != len(tokens):
+        raise ValueError(f"special token {name!r}: {len(ids)} ids for {len(tokens)} tokens")
+    key = d.get("id", name)
+    if not isinstance(key, str):
+        raise ValueError(f"special token {name!r}: 'id' is a string, got {key!r}")
+    return {"id": key, "ids": list(ids), "tokens": list(tokens)}
+
+
 def _parse_piece(item: Any) -> tuple[str, str, int]:
     """One template item: ``("seq", "A"|"B", type_id)`` or ``("special", token, type_id)``."""
     if isinstance(item, dict):
@@ -325,19 +343,12 @@ class TemplateProcessing(PostProcessor):
         self.special_tokens: dict[str, dict[str, Any]] = {}
         if isinstance(special_tokens, dict):
             for name, d in special_tokens.items():
-                self.special_tokens[name] = {
-                    "id": d.get("id", name),
-                    "ids": list(d["ids"]),
-                    "tokens": list(d["tokens"]),
-                }
+                self.special_tokens[name] = _special_entry(name, d)
         else:
             for item in special_tokens or []:
                 if isinstance(item, dict):
-                    self.special_tokens[item["id"]] = {
-                        "id": item["id"],
-                        "ids": list(item["ids"]),
-                        "tokens": list(item["tokens"]),
-                    }
+                    entry = _special_entry(item.get("id"), item)
+                    self.special_tokens[entry["id"]] = entry
                 else:
                     tok, tid = item
                     if isinstance(tok, int) and isinstance(tid, str):

@@ -272,6 +272,13 @@ MALFORMED = [
     ("pre_tokenizer", {"type": "Metaspace", "replacement": "", "prepend_scheme": "always"}, "pre_tokenizer"),
     ("post_processor", dict(_TEMPLATE, single="[CLS]"), "post_processor"),
     ("post_processor", dict(_TEMPLATE, single=[{"Sequence": {"id": "A", "type_id": 2**32}}]), "post_processor"),
+    # special-token ids that are not u32 ints loaded and failed inside encode (long fuzz run)
+    ("post_processor", dict(_TEMPLATE, special_tokens={"[S]": {"id": "[S]", "ids": [None], "tokens": ["[S]"]}}), "post_processor"),
+    ("post_processor", dict(_TEMPLATE, special_tokens={"[S]": {"id": "[S]", "ids": ["7"], "tokens": ["[S]"]}}), "post_processor"),
+    ("post_processor", dict(_TEMPLATE, special_tokens={"[S]": {"id": "[S]", "ids": [-1], "tokens": ["[S]"]}}), "post_processor"),
+    ("post_processor", dict(_TEMPLATE, special_tokens={"[S]": {"id": "[S]", "ids": [1, 2], "tokens": ["[S]"]}}), "post_processor"),
+    ("post_processor", dict(_TEMPLATE, special_tokens={"[S]": {"id": "[S]", "ids": [1], "tokens": [{}]}}), "post_processor"),
+    ("post_processor", dict(_TEMPLATE, special_tokens={"[S]": ["[S]", 1]}), "post_processor"),
     ("normalizer", {"type": "Sequence", "normalizers": [None]}, "normalizer.normalizers[0]"),
     ("truncation", {"max_length": float("inf"), "stride": 0}, "truncation"),
     ("padding", {"strategy": {"Fixed": 2**63}, "pad_id": 0, "pad_token": "[PAD]"}, "padding"),
