@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._serde import as_format_error, check_options
 from .._registry import registry as _component_registry
+from .._serde import as_format_error, check_options
 from ..errors import CodetokError, FormatError, UnknownComponentError
 from .base import Model, Token
 from .wordlevel import WordLevel
