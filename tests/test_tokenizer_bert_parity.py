@@ -77,3 +77,32 @@ def test_vocab_accessors_match_hf(pair):
         assert ct.token_to_id(tok) == hf.token_to_id(tok)
     for i in [0, 100, 101, 2000, 30521, 10**6]:
         assert ct.id_to_token(i) == hf.id_to_token(i)
+
+
+# ASCII runs keep the table path when another run of the text leaves it: cuts fall at ASCII
+# whitespace only, so every kind of char next to a cut, and runs mixing both, are checked.
+MIXED_RUNS = [
+    "plain words then café and more words",
+    "café",
+    "naïve\u0301x tail",
+    "word,é punct.ü!",
+    "a\u00a0b c\u3000d\u2003e",
+    "x\x01y z\x7f w",
+    "\tcafé\n\rnext\x0bline",
+    "abc\u200bdef ghi",
+    "中文words mixed 日本 end",
+    "ΟΔΟΣ final σ ΟΔΟΣ.",
+    "Ǆ ǅ ǆ İstanbul ß",
+    "emoji 🙂 tail😀 x",
+    "\ufffd replaced \u0000 nul",
+    "trailing accent é",
+    "é leading",
+    "  spaced   é   words  ",
+]
+
+
+def test_runs_mixing_ascii_and_other_chars_match_hf(pair):
+    ct, hf = pair
+    for text in MIXED_RUNS + [" ".join(MIXED_RUNS)]:
+        _same(ct.encode(text, add_special_tokens=False), hf.encode(text, add_special_tokens=False))
+        _same(ct.encode(text), hf.encode(text))

@@ -53,43 +53,65 @@ void WordPiecePipeline::run(const CharT* t, size_t n, const std::vector<int32_t>
 }
 
 // Reference: ``BertNormalizer.normalize``, ``BertPreTokenizer.split`` and
-// ``WordPiece.encode_pieces`` of one stretch ``t[a:b]`` between added tokens.
+// ``WordPiece.encode_pieces`` of one stretch ``t[a:b]`` between added tokens. Both work
+// char by char and BertPreTokenizer splits at whitespace, so the stretch is cut at its ASCII
+// whitespace into runs that are encoded independently: a run of ASCII chars the normalizer
+// keeps goes through the tables (no normalized copy), any other run through
+// ``general_segment`` (a text with one accented word leaves the fast path for that word
+// only).
 template <class CharT>
-bool WordPiecePipeline::ascii_segment(const CharT* t, size_t a, size_t b, bool want_offsets,
+void WordPiecePipeline::ascii_segment(const CharT* t, size_t a, size_t b,
+                                      const std::vector<int32_t>& skip, bool want_offsets,
                                       Scratch& w, int32_t& word, Encoded& out) const {
-    for (size_t i = a; i < b; ++i)
-        if (t[i] >= 0x80 || ascii_class_[t[i]] == kDeleted) return false;
     size_t i = a;
     while (i < b) {
-        const uint8_t k = ascii_class_[t[i]];
-        if (k == kSpaceChar) {
+        if (t[i] < 0x80 && ascii_class_[t[i]] == kSpaceChar) {
             ++i;
             continue;
         }
-        size_t j = i + 1;
-        if (k == kWordChar)
-            while (j < b && ascii_class_[t[j]] == kWordChar) ++j;
-        if (j - i <= PieceCache::kShortChars) {  // a cached one-token word: no copy, no hash
-            const int32_t hit = w.cache.find_short(PieceCache::short_key(
-                t + i, j - i, [this](CharT c) { return ascii_norm_[c]; }));
-            if (hit >= 0) {
-                out.ids.push_back(hit);
-                if (want_offsets) {
-                    out.offsets.push_back(static_cast<int64_t>(i));
-                    out.offsets.push_back(static_cast<int64_t>(j));
-                    out.words.push_back(word);
-                }
-                ++word;
-                i = j;
+        size_t e = i;  // the run t[i:e], up to the next ASCII whitespace
+        bool plain = true;
+        for (; e < b; ++e) {
+            const CharT c = t[e];
+            if (c >= 0x80) {
+                plain = false;
                 continue;
             }
+            const uint8_t k = ascii_class_[c];
+            if (k == kSpaceChar) break;
+            if (k == kDeleted) plain = false;
         }
-        w.word.clear();
-        for (size_t q = i; q < j; ++q) w.word.push_back(ascii_norm_[t[q]]);
-        if (!emit_word(w.word.data(), j - i, nullptr, i, want_offsets, w, word, out)) return true;
-        i = j;
+        if (!plain) {
+            general_segment(t, i, e, skip, want_offsets, w, word, out);
+            if (!out.ok) return;
+            i = e;
+            continue;
+        }
+        while (i < e) {  // its words and punctuation chars
+            size_t j = i + 1;
+            if (ascii_class_[t[i]] == kWordChar)
+                while (j < e && ascii_class_[t[j]] == kWordChar) ++j;
+            if (j - i <= PieceCache::kShortChars) {  // a cached one-token word: no copy, no hash
+                const int32_t hit = w.cache.find_short(PieceCache::short_key(
+                    t + i, j - i, [this](CharT c) { return ascii_norm_[c]; }));
+                if (hit >= 0) {
+                    out.ids.push_back(hit);
+                    if (want_offsets) {
+                        out.offsets.push_back(static_cast<int64_t>(i));
+                        out.offsets.push_back(static_cast<int64_t>(j));
+                        out.words.push_back(word);
+                    }
+                    ++word;
+                    i = j;
+                    continue;
+                }
+            }
+            w.word.clear();
+            for (size_t q = i; q < j; ++q) w.word.push_back(ascii_norm_[t[q]]);
+            if (!emit_word(w.word.data(), j - i, nullptr, i, want_offsets, w, word, out)) return;
+            i = j;
+        }
     }
-    return true;
 }
 
 bool WordPiecePipeline::emit_word(const Cp* s, size_t n, const uint32_t* src, size_t first,
@@ -125,7 +147,16 @@ template <class CharT>
 void WordPiecePipeline::segment(const CharT* t, size_t a, size_t b,
                                 const std::vector<int32_t>& skip, bool want_offsets,
                                 Scratch& w, int32_t& word, Encoded& out) const {
-    if (!general_ && ascii_segment(t, a, b, want_offsets, w, word, out)) return;
+    if (general_)
+        general_segment(t, a, b, skip, want_offsets, w, word, out);
+    else
+        ascii_segment(t, a, b, skip, want_offsets, w, word, out);
+}
+
+template <class CharT>
+void WordPiecePipeline::general_segment(const CharT* t, size_t a, size_t b,
+                                        const std::vector<int32_t>& skip, bool want_offsets,
+                                        Scratch& w, int32_t& word, Encoded& out) const {
     NormalizedText& nt = w.norm;
     if (!steps_.empty()) {
         steps_.run(t, a, b, nt, w.steps);

@@ -70,11 +70,16 @@ class WordPiecePipeline final : public TextPipelineOf<WordPiecePipeline> {
     // stretch starting at original index ``a``. False: stop (``out.ok`` says why).
     bool pieces(size_t p0, size_t p1, size_t a, bool want_offsets, Scratch& w, int32_t& word,
                 Encoded& out) const;
-    // The same for a stretch of ASCII chars none of which the normalizer deletes: one pass,
-    // no normalized copy. False (nothing done) when the stretch does not qualify.
+    // ``segment`` with the normalizer steps or BertNormalizer on a normalized copy.
     template <class CharT>
-    bool ascii_segment(const CharT* t, size_t a, size_t b, bool want_offsets, Scratch& w,
-                       int32_t& word, Encoded& out) const;
+    void general_segment(const CharT* t, size_t a, size_t b, const std::vector<int32_t>& skip,
+                         bool want_offsets, Scratch& w, int32_t& word, Encoded& out) const;
+    // ``segment`` without steps, word passes or normalized added tokens: runs between ASCII
+    // whitespace that are ASCII chars the normalizer keeps take the tables (one pass, no
+    // normalized copy), other runs ``general_segment``.
+    template <class CharT>
+    void ascii_segment(const CharT* t, size_t a, size_t b, const std::vector<int32_t>& skip,
+                       bool want_offsets, Scratch& w, int32_t& word, Encoded& out) const;
     // Appends the tokens of one word (normalized chars ``s[0:n]``) whose k-th char is the
     // original char ``src[k]`` (``src`` null: ``first + k``).
     bool emit_word(const Cp* s, size_t n, const uint32_t* src, size_t first, bool want_offsets,
