@@ -236,6 +236,22 @@ def test_interrupted_pairs_leaves_no_output_file(tmp_path, monkeypatch, capsys):
     assert [p.name for p in out.parent.iterdir()] == ["pairs.jsonl"]
 
 
+def _blocked_reading_stdin(pid: int) -> bool | None:
+    """Whether process ``pid`` sits in ``read(0, ...)`` (``/proc/PID/syscall``), or None
+    when this machine cannot tell."""
+    import platform
+    from pathlib import Path
+
+    read = {"x86_64": "0", "aarch64": "63"}.get(platform.machine())
+    try:
+        fields = Path(f"/proc/{pid}/syscall").read_text().split()
+    except OSError:
+        return None
+    if read is None:
+        return None
+    return len(fields) > 1 and fields[0] == read and fields[1] == "0x0"
+
+
 def test_sigint_exits_130_without_a_traceback():
     """A real SIGINT while ``codetok encode -`` waits for standard input."""
     import os
@@ -247,7 +263,14 @@ def test_sigint_exits_130_without_a_traceback():
     env = dict(
         os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
     )
-    code = "import sys; from codetok.cli import main; sys.exit(main())"
+    # Python turns SIGINT into KeyboardInterrupt unless its parent ignored the signal, and a
+    # test run started in the background of a shell without job control ignores it (and
+    # so does every child): the command would then read on and exit 0. Ctrl-C in a terminal
+    # always has the default handler, so the child starts with it.
+    code = (
+        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "from codetok.cli import main; sys.exit(main())"
+    )
     argv = [sys.executable, "-c", code, "encode", "-", "--language", "python"]
     proc = subprocess.Popen(
         argv,
@@ -260,12 +283,15 @@ def test_sigint_exits_130_without_a_traceback():
     try:
         wchan = Path(f"/proc/{proc.pid}/wchan")
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # until it blocks reading the pipe (imports done)
-            try:
-                if "pipe" in wchan.read_text():
-                    break
-            except OSError:
-                pytest.skip("no /proc/PID/wchan here to tell when the command waits for input")
+        while time.monotonic() < deadline:  # until it blocks reading standard input
+            reading = _blocked_reading_stdin(proc.pid)
+            if reading is None:  # no syscall file: a pipe read is the best sign there is
+                try:
+                    reading = "pipe" in wchan.read_text()
+                except OSError:
+                    pytest.skip("no /proc/PID files here to tell when the command waits")
+            if reading:
+                break
             time.sleep(0.05)
         else:
             pytest.skip("the command never blocked on standard input")
