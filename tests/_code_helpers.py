@@ -8,6 +8,25 @@ from codetok.code import CodeEncoding, LexemeKind
 
 K = LexemeKind
 
+#: What :func:`code_state` holds, field by field.
+CODE_FIELDS = ("ids", "tokens", "kinds", "node_types", "lexeme_indices", "spans")
+CODE_FIELDS += ("byte_spans", "lines", "lossless")
+
+
+def code_state(enc: CodeEncoding) -> tuple:
+    """Everything a ``CodeEncoding`` holds, as plain values (for equality checks)."""
+    return (
+        enc.ids,
+        enc.tokens,
+        enc.kinds.tolist(),
+        enc.node_type_ids.tolist(),
+        enc.lexeme_indices.tolist(),
+        enc.spans.tolist(),
+        enc.byte_spans.tolist(),
+        enc.lines.tolist(),
+        enc.lossless,
+    )
+
 
 def check_token_extents(enc: CodeEncoding) -> None:
     """Every token lies inside its lexeme, but for what the router folds into it.

@@ -42,6 +42,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from _code_helpers import CODE_FIELDS, code_state
 from conftest import encoding_state
 from fuzz_generators import (
     CODE_SIZES,
@@ -97,23 +98,6 @@ def _first_difference(a: tuple, b: tuple, names: tuple[str, ...]) -> str:
 
 _TEXT_FIELDS = ("ids", "tokens", "offsets", "word_ids", "type_ids", "attention_mask")
 _TEXT_FIELDS += ("special_tokens_mask", "sequence_ranges", "overflowing")
-_CODE_FIELDS = ("ids", "tokens", "kinds", "node_types", "lexeme_indices", "spans")
-_CODE_FIELDS += ("byte_spans", "lines", "lossless")
-
-
-def code_state(enc: Any) -> tuple:
-    """Everything a ``CodeEncoding`` holds (as in tests/test_code_native.py)."""
-    return (
-        enc.ids,
-        enc.tokens,
-        enc.kinds.tolist(),
-        enc.node_type_ids.tolist(),
-        enc.lexeme_indices.tolist(),
-        enc.spans.tolist(),
-        enc.byte_spans.tolist(),
-        enc.lines.tolist(),
-        enc.lossless,
-    )
 
 
 @dataclass
@@ -451,7 +435,7 @@ class Harness:
             for engine in ("python", "reference"):
                 b = states[engine][i]
                 if a is not None and b is not None and a != b and i not in found:
-                    diff = _first_difference(a, b, _CODE_FIELDS)
+                    diff = _first_difference(a, b, CODE_FIELDS)
                     found[i] = (i, "mismatch", f"native != {engine}: {diff}")
         return sorted(found.values())
 
@@ -473,7 +457,7 @@ class Harness:
             for i, enc in zip(picked, batch):
                 state = code_state(enc)
                 if state != single[i] and i not in found:
-                    diff = _first_difference(single[i], state, _CODE_FIELDS)
+                    diff = _first_difference(single[i], state, CODE_FIELDS)
                     out[i] = (i, "mismatch", f"encode_batch(num_threads=2) != encode: {diff}")
         return out
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _code_helpers import code_state
 from conftest import python_pipeline
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -36,20 +37,6 @@ def tok() -> CodeTokenizer:
     return CodeTokenizer.train([DATA], vocab_size=900, show_progress=False)
 
 
-def state(enc) -> tuple:
-    return (
-        enc.ids,
-        enc.tokens,
-        enc.kinds.tolist(),
-        enc.node_type_ids.tolist(),
-        enc.lexeme_indices.tolist(),
-        enc.spans.tolist(),
-        enc.byte_spans.tolist(),
-        enc.lines.tolist(),
-        enc.lossless,
-    )
-
-
 def units(tok: CodeTokenizer, lexemes: Lexemes, opts: RouterOptions) -> tuple:
     """The units both routers cut (pieces a BPE would merge back are told apart here)."""
     router = tok._router(lexemes.language, opts)
@@ -68,9 +55,9 @@ def units(tok: CodeTokenizer, lexemes: Lexemes, opts: RouterOptions) -> tuple:
 
 def both(tok: CodeTokenizer, lexemes: Lexemes, opts: RouterOptions | None = None) -> tuple:
     opts = opts or tok.options
-    native = (state(tok._encode_lexemes(lexemes, opts)), units(tok, lexemes, opts))
+    native = (code_state(tok._encode_lexemes(lexemes, opts)), units(tok, lexemes, opts))
     with python_pipeline():
-        reference = (state(tok._encode_lexemes(lexemes, opts)), units(tok, lexemes, opts))
+        reference = (code_state(tok._encode_lexemes(lexemes, opts)), units(tok, lexemes, opts))
     return native, reference
 
 
@@ -310,13 +297,13 @@ def test_encode_batch_equals_encode(tok: CodeTokenizer) -> None:
     # non-ASCII identifiers reach the Python splitter from several threads at once
     sources += [f"na\u00efve_{k} = caf\u00e9{k}\n" * 50 for k in range(8)]
     paths += [Path("x.py")] * 8
-    single = [state(tok.encode(s, path=p)) for s, p in zip(sources, paths, strict=True)]
+    single = [code_state(tok.encode(s, path=p)) for s, p in zip(sources, paths, strict=True)]
     for threads in (1, 2, 4):
         batch = tok.encode_batch(sources, paths=paths, num_threads=threads)
-        assert [state(e) for e in batch] == single
+        assert [code_state(e) for e in batch] == single
     dropped = tok.encode_batch(sources[:3], "python", drop_comments=True, num_threads=2)
-    assert [state(e) for e in dropped] == [
-        state(tok.encode(s, "python", drop_comments=True)) for s in sources[:3]
+    assert [code_state(e) for e in dropped] == [
+        code_state(tok.encode(s, "python", drop_comments=True)) for s in sources[:3]
     ]
 
 
