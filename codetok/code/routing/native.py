@@ -103,6 +103,18 @@ def _channel(channel: Channel) -> tuple[Any, ...] | str:
     )
 
 
+def _python_reason(options: RouterOptions) -> str | None:
+    """Why these router options (or the environment) keep routing in Python, or None."""
+    reason = _plan.python_reason()
+    if reason is not None:
+        return reason
+    if options.normalize_whitespace:
+        return "whitespace normalization runs in Python"
+    if options.statistical_split:
+        return "statistical identifier splitting runs in Python"
+    return None
+
+
 def compile_router(
     code: Channel,
     comment: Channel,
@@ -122,13 +134,9 @@ def compile_router(
         language: the language whose keywords are reserved tokens.
         options: router options.
     """
-    reason = _plan.python_reason()
+    reason = _python_reason(options)
     if reason is not None:
         return reason
-    if options.normalize_whitespace:
-        return "whitespace normalization runs in Python"
-    if options.statistical_split:
-        return "statistical identifier splitting runs in Python"
     channels = [code] if comment is code else [code, comment]
     native_code = _channel(code)
     if isinstance(native_code, str):
@@ -190,13 +198,9 @@ def compile_counter(
     Args:
         reserved, index, language, options: as for :func:`compile_router`.
     """
-    reason = _plan.python_reason()
+    reason = _python_reason(options)
     if reason is not None:
         return reason
-    if options.normalize_whitespace:
-        return "whitespace normalization runs in Python"
-    if options.statistical_split:
-        return "statistical identifier splitting runs in Python"
     return _backend.core().CodeRouter(
         _router_spec(np.zeros(0, np.int64), reserved, index, language, options),
         _rules(),
