@@ -260,10 +260,10 @@ class ByteLevel(PostProcessor):
         return encodings
 
 
-def _type_id(value: Any) -> int:
-    """A template type id: an int in HF's u32 range."""
+def _u32(value: Any, what: str = "a type_id") -> int:
+    """A template type id or special-token id: an int in HF's u32 range."""
     if type(value) is not int or not 0 <= value < 2**32:
-        raise ValueError(f"a type_id is an int in 0..4294967295, got {value!r}")
+        raise ValueError(f"{what} is an int in 0..4294967295, got {value!r}")
     return value
 
 
@@ -273,8 +273,10 @@ def _special_entry(name: Any, d: Any) -> dict[str, Any]:
     if not isinstance(d, dict) or "ids" not in d or "tokens" not in d:
         raise ValueError(f"special token {name!r} needs 'ids' and 'tokens', got {d!r}")
     ids, tokens = d["ids"], d["tokens"]
-    if not isinstance(ids, list) or any(type(i) is not int or not 0 <= i < 2**32 for i in ids):
-        raise ValueError(f"special token {name!r}: 'ids' is a list of ints in 0..4294967295")
+    if not isinstance(ids, list):
+        raise ValueError(f"special token {name!r}: 'ids' is a list, got {ids!r}")
+    for i in ids:
+        _u32(i, f"each id of special token {name!r}")
     if not isinstance(tokens, list) or any(not isinstance(t, str) for t in tokens):
         raise ValueError(f"special token {name!r}: 'tokens' is a list of strings")
     if len(ids) != len(tokens):
@@ -292,12 +294,12 @@ def _parse_piece(item: Any) -> tuple[str, str, int]:
             d = item["Sequence"]
             if d.get("id") not in ("A", "B"):
                 raise ValueError(f"a template Sequence id is 'A' or 'B', got {d.get('id')!r}")
-            return ("seq", d["id"], _type_id(d["type_id"]))
+            return ("seq", d["id"], _u32(d["type_id"]))
         if "SpecialToken" in item:
             d = item["SpecialToken"]
             if not isinstance(d.get("id"), str):
                 raise ValueError(f"a template SpecialToken id is a str, got {d.get('id')!r}")
-            return ("special", d["id"], _type_id(d["type_id"]))
+            return ("special", d["id"], _u32(d["type_id"]))
         raise ValueError(f"template item must be Sequence or SpecialToken, got {item!r}")
     if not isinstance(item, str) or not item:
         raise ValueError(f"template item must be a non-empty string, got {item!r}")
@@ -305,7 +307,7 @@ def _parse_piece(item: Any) -> tuple[str, str, int]:
     if ":" in item:
         head, _, tail = item.rpartition(":")
         if tail.isdigit() and head:
-            name, type_id = head, _type_id(int(tail))
+            name, type_id = head, _u32(int(tail))
     if name.startswith("$"):
         rest = name[1:]
         if rest in ("", "A", "a"):
@@ -313,7 +315,7 @@ def _parse_piece(item: Any) -> tuple[str, str, int]:
         if rest in ("B", "b"):
             return ("seq", "B", type_id)
         if rest.isdigit():
-            return ("seq", "A", _type_id(int(rest)))
+            return ("seq", "A", _u32(int(rest)))
         raise ValueError(f"cannot parse template sequence {item!r}; use $A, $B or $A:1")
     return ("special", name, type_id)
 
