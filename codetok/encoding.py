@@ -75,57 +75,39 @@ def truncation_windows(
 
 
 if _core is not None:
-
-    class NativeArrays(_core.Arrays):
-        """What the native pipeline returns for one sequence (see codetok/_plan.py).
-
-        Made by the native plans only (``codetok/_native/bind_arrays.hpp``), over one
-        shared native result: ``ids`` (int32), ``offsets`` (int64, ``(n, 2)``) and
-        ``words`` (int32) are read-only numpy views of the sequence; ``tokens()`` builds
-        its token strings; ``type_id`` is its segment id; ``trimmed``: the post-processor's
-        ByteLevel offset trimming is applied. ``before`` / ``after`` are the special tokens
-        a post-processor places around it, as ``(id, token, type_id)``; ``pad`` is
-        ``(count, left, pad_id, pad_type_id, pad_token)`` when padding follows (else
-        ``None``); ``bare``: none of these. The lists of :class:`Encoding` are built from
-        this on first access (``id_list``, ``word_list``, ``offset_list`` natively).
-        """
-
-        __slots__ = ()
-
-        def around(
-            self, inner: list[Any], pick: int | None, fill: Any = None, pad: Any = None
-        ) -> list[Any]:
-            """``inner`` with the special tokens' field ``pick`` (or ``fill``) around it,
-            then the padding's ``pad`` values."""
-            if self.before or self.after:
-                if pick is None:
-                    inner = [fill] * len(self.before) + inner + [fill] * len(self.after)
-                else:
-                    inner = [b[pick] for b in self.before] + inner + [a[pick] for a in self.after]
-            if self.pad:
-                k, left = self.pad[0], self.pad[1]
-                return [pad] * k + inner if left else inner + [pad] * k
-            return inner
-
-        def with_specials(
-            self,
-            before: tuple[tuple[int, str, int], ...],
-            after: tuple[tuple[int, str, int], ...],
-            type_id: int,
-        ) -> NativeArrays:
-            """The same sequence with special tokens placed around it."""
-            return self._with(0, self.stop - self.start, type_id, before, after, None)
-
-        def padded(self, pad: tuple[int, bool, int, int, str]) -> NativeArrays:
-            """The same encoding with padding after it (or before it: ``pad[1]``)."""
-            return self._with(0, self.stop - self.start, self.type_id, self.before, self.after, pad)
-
-        def sliced(self, start: int, stop: int) -> NativeArrays:
-            """Tokens ``start:stop`` of the bare sequence (truncation's windows)."""
-            return self._with(start, stop, self.type_id, (), (), None)
+    #: What the native pipeline returns for one sequence (see codetok/_plan.py): the C type
+    #: ``_core.Arrays`` itself, made by the native plans only (a Python subclass cost a
+    #: tenth of a short text's ``encode(t).ids`` in making and freeing it). Over one shared
+    #: native result, ``ids`` (int32), ``offsets`` (int64, ``(n, 2)``) and ``words``
+    #: (int32) are read-only numpy views of the sequence; ``tokens()`` builds its token
+    #: strings; ``type_id`` is its segment id; ``trimmed``: the post-processor's ByteLevel
+    #: offset trimming is applied. ``before`` / ``after`` are the special tokens a
+    #: post-processor places around it, as ``(id, token, type_id)``; ``pad`` is ``(count,
+    #: left, pad_id, pad_type_id, pad_token)`` when padding follows (else ``None``);
+    #: ``bare``: none of these. ``with_specials``, ``padded`` and ``sliced`` make other
+    #: windows of the same result. The lists of :class:`Encoding` are built from this on
+    #: first access (``id_list``, ``word_list``, ``offset_list`` natively, the others by
+    #: :func:`_around`).
+    NativeArrays = _core.Arrays
 
 else:  # no native build: no native results
     NativeArrays = None  # type: ignore[assignment,misc]
+
+
+def _around(
+    a: NativeArrays, inner: list[Any], pick: int | None, fill: Any = None, pad: Any = None
+) -> list[Any]:
+    """``inner`` (one value per token of the sequence ``a``) with the special tokens' field
+    ``pick`` (or ``fill``) around it, then the padding's ``pad`` values."""
+    if a.before or a.after:
+        if pick is None:
+            inner = [fill] * len(a.before) + inner + [fill] * len(a.after)
+        else:
+            inner = [b[pick] for b in a.before] + inner + [x[pick] for x in a.after]
+    if a.pad:
+        k, left = a.pad[0], a.pad[1]
+        return [pad] * k + inner if left else inner + [pad] * k
+    return inner
 
 
 def _lazy_list(
@@ -255,18 +237,20 @@ class Encoding:
 
     ids = _lazy_list("ids", NativeArrays.id_list if NativeArrays else None)
     type_ids = _lazy_list(
-        "type_ids", lambda a: a.around([a.type_id] * len(a.ids), 2, pad=a.pad and a.pad[3])
+        "type_ids", lambda a: _around(a, [a.type_id] * len(a.ids), 2, pad=a.pad and a.pad[3])
     )
-    tokens = _lazy_list("tokens", lambda a: a.around(a.tokens(), 1, pad=a.pad and a.pad[4]))
+    tokens = _lazy_list("tokens", lambda a: _around(a, a.tokens(), 1, pad=a.pad and a.pad[4]))
     offsets = _lazy_list(
         "offsets",
         NativeArrays.offset_list if NativeArrays else None,
     )
     word_ids = _lazy_list("word_ids", NativeArrays.word_list if NativeArrays else None)
     special_tokens_mask = _lazy_list(
-        "special_tokens_mask", lambda a: a.around([0] * len(a.ids), None, 1, 1)
+        "special_tokens_mask", lambda a: _around(a, [0] * len(a.ids), None, 1, 1)
     )
-    attention_mask = _lazy_list("attention_mask", lambda a: a.around([1] * len(a.ids), None, 1, 0))
+    attention_mask = _lazy_list(
+        "attention_mask", lambda a: _around(a, [1] * len(a.ids), None, 1, 0)
+    )
     overflowing = _lazy_list("overflowing", lambda a: [], materialize=False)
     sequence_ranges = _lazy_list(
         "sequence_ranges", NativeArrays.ranges_dict if NativeArrays else None, materialize=False

@@ -7,6 +7,8 @@
 #include <structmember.h>
 
 #include <array>
+#include <cstring>
+#include <stdexcept>
 #include <memory>
 #include <string>
 
@@ -16,11 +18,45 @@ namespace codetok {
 namespace bind {
 namespace {
 
-// One text's vectors, shared by the windows cut from it and by the numpy views of them.
+// One text's results, shared by the windows cut from it and by the numpy views of them.
+// The ids, offsets and word ids of its ``n`` tokens live in one block (one allocation
+// instead of three, a few percent of a short text's ``encode``): ``2n`` offsets, then
+// ``n`` ids and ``n`` word ids (int32). ``enc`` keeps the rest of the encoding (added-token
+// matches, tokens' own texts); its ids, offsets and words are empty.
 struct Data {
     Encoded enc;
+    std::unique_ptr<int64_t[]> block;
+    size_t n = 0;
     PyObject* text = nullptr;        // owned
     PyObject* model_core = nullptr;  // owned
+    const int64_t* offsets() const { return block.get(); }
+    const int32_t* ids() const { return reinterpret_cast<const int32_t*>(block.get() + 2 * n); }
+    const int32_t* words() const { return ids() + n; }
+    // Takes ``out``'s results: its ids, offsets and words copied (they must be as many),
+    // the other vectors moved (``scratch``: copied, ``out`` keeps its capacity).
+    void take(Encoded& out, bool scratch) {
+        n = out.ids.size();
+        if (out.offsets.size() != 2 * n || out.words.size() != n)
+            throw std::logic_error("a native result without offsets or word ids");
+        block.reset(new int64_t[2 * n + n + (n + 1) / 2 + 1]);
+        int64_t* b = block.get();
+        if (n != 0) {
+            std::memcpy(b, out.offsets.data(), 2 * n * sizeof(int64_t));
+            std::memcpy(b + 2 * n, out.ids.data(), n * sizeof(int32_t));
+            std::memcpy(reinterpret_cast<int32_t*>(b + 2 * n) + n, out.words.data(),
+                        n * sizeof(int32_t));
+        }
+        if (scratch) {  // copies of exactly their size; most texts have none
+            if (!out.added.empty()) enc.added = out.added;
+            if (!out.text_at.empty()) enc.text_at = out.text_at;
+            if (!out.texts.empty()) enc.texts = out.texts;
+        } else {
+            enc.added = std::move(out.added);
+            enc.text_at = std::move(out.text_at);
+            enc.texts = std::move(out.texts);
+            out = Encoded();
+        }
+    }
     Data() = default;
     Data(const Data&) = delete;
     Data& operator=(const Data&) = delete;
@@ -109,7 +145,7 @@ PyObject* new_arrays(PyTypeObject* type, std::shared_ptr<Data> data, Py_ssize_t 
     Py_INCREF(pad);
     s->pad = pad;
     s->ids = s->offsets = s->words = nullptr;
-    // NativeArrays is a Python subclass, so a garbage-collected type; but nothing it holds
+    // A Python subclass of Arrays would be a garbage-collected type; but nothing it holds
     // can lead back to it (tuples of ints and strs, None, views whose base is a capsule).
     // Left tracked, a batch of short texts made the collector walk every result again and
     // again (a third of a Unigram batch's time).
@@ -147,28 +183,27 @@ PyObject* view(const ArraysObject* s, const T* p, Py_ssize_t rows, Py_ssize_t co
 // sequence, from the encoding's ``field``. A new reference.
 template <class T>
 PyObject* cached_view(PyObject* o, PyObject* ArraysObject::*slot,
-                      const std::vector<T> Encoded::*field, Py_ssize_t cols) {
+                      const T* (Data::*field)() const, Py_ssize_t cols) {
     return guarded([&]() -> PyObject* {
         ArraysObject* s = as_arrays(o);
         PyObject*& v = s->*slot;
         if (v == nullptr)
-            v = view(s, (s->data->enc.*field).data() + cols * s->start, s->stop - s->start,
-                     cols);
+            v = view(s, ((*s->data).*field)() + cols * s->start, s->stop - s->start, cols);
         Py_INCREF(v);
         return v;
     });
 }
 
 PyObject* get_ids(PyObject* o, void*) {
-    return cached_view(o, &ArraysObject::ids, &Encoded::ids, 1);
+    return cached_view(o, &ArraysObject::ids, &Data::ids, 1);
 }
 
 PyObject* get_offsets(PyObject* o, void*) {
-    return cached_view(o, &ArraysObject::offsets, &Encoded::offsets, 2);
+    return cached_view(o, &ArraysObject::offsets, &Data::offsets, 2);
 }
 
 PyObject* get_words(PyObject* o, void*) {
-    return cached_view(o, &ArraysObject::words, &Encoded::words, 1);
+    return cached_view(o, &ArraysObject::words, &Data::words, 1);
 }
 
 PyObject* get_bare(PyObject* o, void*) {
@@ -223,7 +258,7 @@ PyObject* arrays_id_list(PyObject* o, PyObject*) {
     return guarded([&]() -> PyObject* {
         const ArraysObject* s = as_arrays(o);
         PyObject* pad_id = s->pad == Py_None ? Py_None : PyTuple_GET_ITEM(s->pad, 2);
-        const int32_t* ids = s->data->enc.ids.data();
+        const int32_t* ids = s->data->ids();
         return around_list(s, 0, nullptr, pad_id, [&](Py_ssize_t k) { return small_int(ids[k]); });
     });
 }
@@ -231,7 +266,7 @@ PyObject* arrays_id_list(PyObject* o, PyObject*) {
 PyObject* arrays_word_list(PyObject* o, PyObject*) {
     return guarded([&]() -> PyObject* {
         const ArraysObject* s = as_arrays(o);
-        const int32_t* words = s->data->enc.words.data();
+        const int32_t* words = s->data->words();
         return around_list(s, -1, Py_None, Py_None,
                            [&](Py_ssize_t k) { return small_int(words[k]); });
     });
@@ -241,7 +276,7 @@ PyObject* arrays_offset_list(PyObject* o, PyObject*) {
     return guarded([&]() -> PyObject* {
         const ArraysObject* s = as_arrays(o);
         py::object zero = py::make_tuple(0, 0);
-        const int64_t* offs = s->data->enc.offsets.data();
+        const int64_t* offs = s->data->offsets();
         return around_list(s, -1, zero.ptr(), zero.ptr(), [&](Py_ssize_t k) -> PyObject* {
             PyObject* t = PyTuple_New(2);
             if (t == nullptr) return nullptr;
@@ -318,6 +353,43 @@ PyObject* arrays_with(PyObject* o, PyObject* const* args, Py_ssize_t nargs) {
     });
 }
 
+// ``with_specials(before, after, type_id)``: the same sequence with special tokens around.
+PyObject* arrays_with_specials(PyObject* o, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "with_specials(before, after, type_id)");
+        return nullptr;
+    }
+    const ArraysObject* s = as_arrays(o);
+    py::object stop = py::int_(s->stop - s->start);
+    PyObject* all[] = {small_int(0), stop.ptr(), args[2], args[0], args[1], Py_None};
+    PyObject* r = arrays_with(o, all, 6);
+    Py_DECREF(all[0]);
+    return r;
+}
+
+// ``padded(pad)``: the same encoding with padding after it (or before it: ``pad[1]``).
+PyObject* arrays_padded(PyObject* o, PyObject* pad) {
+    const ArraysObject* s = as_arrays(o);
+    py::object stop = py::int_(s->stop - s->start);
+    py::object type_id = py::int_(s->type_id);
+    PyObject* all[] = {small_int(0), stop.ptr(), type_id.ptr(), s->before, s->after, pad};
+    PyObject* r = arrays_with(o, all, 6);
+    Py_DECREF(all[0]);
+    return r;
+}
+
+// ``sliced(start, stop)``: tokens ``start:stop`` of the bare sequence (truncation's windows).
+PyObject* arrays_sliced(PyObject* o, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "sliced(start, stop)");
+        return nullptr;
+    }
+    py::object type_id = py::int_(as_arrays(o)->type_id);
+    py::tuple none;
+    PyObject* all[] = {args[0], args[1], type_id.ptr(), none.ptr(), none.ptr(), Py_None};
+    return arrays_with(o, all, 6);
+}
+
 PyObject* register_types(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     return guarded([&]() -> PyObject* {
         if (nargs != 2 || !PyType_Check(args[0]) || !PyType_Check(args[1]))
@@ -325,7 +397,7 @@ PyObject* register_types(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
         auto* arrays = reinterpret_cast<PyTypeObject*>(args[0]);
         auto* encoding = reinterpret_cast<PyTypeObject*>(args[1]);
         if (!PyType_IsSubtype(arrays, g_base) || arrays->tp_basicsize != g_base->tp_basicsize)
-            throw py::type_error("NativeArrays must subclass _core.Arrays with __slots__ = ()");
+            throw py::type_error("NativeArrays must be _core.Arrays (or subclass it with __slots__ = ())");
         std::array<PyObject*, kEncodingSlots.size()> slots{};
         for (size_t k = 0; k < kEncodingSlots.size(); ++k) {
             PyObject* d = PyObject_GetAttrString(args[1], kEncodingSlots[k]);
@@ -400,6 +472,16 @@ PyMethodDef arrays_methods[] = {
      "The Encoding's sequence_ranges: {0: (start, stop)} after a post-processor, else {}."},
     {"_with", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(arrays_with)),
      METH_FASTCALL, "_with(start, stop, type_id, before, after, pad): another window."},
+    {"with_specials",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(arrays_with_specials)),
+     METH_FASTCALL,
+     "with_specials(before, after, type_id): the same sequence with special tokens placed "
+     "around it, each (id, token, type_id)."},
+    {"padded", arrays_padded, METH_O,
+     "padded(pad): the same encoding with padding, pad = (count, left, pad_id, pad_type_id, "
+     "pad_token); before it when left."},
+    {"sliced", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(arrays_sliced)),
+     METH_FASTCALL, "sliced(start, stop): tokens start:stop of the bare sequence."},
     {nullptr, nullptr, 0, nullptr}};
 
 // ``LazyList(slot, native, build, setter, doc)``: a data descriptor for a list attribute
@@ -414,6 +496,10 @@ struct LazyObject {
     PyObject* build;
     PyObject* setter;
     PyObject* doc;
+    // ``build`` when it is a no-argument method written in C (``NativeArrays.id_list``):
+    // its function and class, called directly (the method call cost about 30 ns a read).
+    PyCFunction direct;
+    PyTypeObject* direct_type;
 };
 
 LazyObject* as_lazy(PyObject* o) { return reinterpret_cast<LazyObject*>(o); }
@@ -471,6 +557,16 @@ PyObject* lazy_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
         Py_INCREF(parts[k]);
         *dst[k] = parts[k];
     }
+    s->direct = nullptr;
+    s->direct_type = nullptr;
+    if (Py_IS_TYPE(build, &PyMethodDescr_Type)) {
+        const auto* m = reinterpret_cast<PyMethodDescrObject*>(build);
+        if ((m->d_method->ml_flags & (METH_VARARGS | METH_FASTCALL | METH_NOARGS | METH_O |
+                                      METH_KEYWORDS | METH_METHOD)) == METH_NOARGS) {
+            s->direct = m->d_method->ml_meth;
+            s->direct_type = PyDescr_TYPE(build);  // kept alive by ``build``
+        }
+    }
     return o;
 }
 
@@ -487,7 +583,9 @@ PyObject* lazy_get(PyObject* self, PyObject* obj, PyObject* type) {
         PyObject* native = *slot_of(s->native, obj);
         if (*at != nullptr && *at != Py_None) return Py_NewRef(*at);
         if (*at != nullptr && native != nullptr) {
-            PyObject* v = PyObject_CallOneArg(s->build, native);
+            PyObject* v = s->direct != nullptr && PyObject_TypeCheck(native, s->direct_type)
+                              ? s->direct(native, nullptr)
+                              : PyObject_CallOneArg(s->build, native);
             if (v == nullptr) return nullptr;
             Py_SETREF(*at, Py_NewRef(v));
             return v;
@@ -544,16 +642,15 @@ Layout parse_layout(const py::handle& layout) {
 }
 
 py::object make_arrays(Encoded& out, const py::handle& text, const py::handle& model_core,
-                       const Layout& layout, bool trimmed) {
+                       const Layout& layout, bool trimmed, bool scratch) {
     if (!out.ok) return py::none();
     auto data = std::make_shared<Data>();
-    data->enc = std::move(out);
-    out = Encoded();
+    data->take(out, scratch);
     Py_INCREF(text.ptr());
     data->text = text.ptr();
     Py_INCREF(model_core.ptr());
     data->model_core = model_core.ptr();
-    const auto n = static_cast<Py_ssize_t>(data->enc.ids.size());
+    const auto n = static_cast<Py_ssize_t>(data->n);
     PyTypeObject* type = g_arrays != nullptr ? g_arrays : g_base;
     PyObject* o = new_arrays(type, std::move(data), 0, n, layout.type_id, trimmed,
                              layout.before.ptr(), layout.after.ptr(), Py_None);

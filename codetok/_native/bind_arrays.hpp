@@ -37,9 +37,11 @@ Layout parse_layout(const py::handle& layout);
 // A new ``NativeArrays`` over ``out`` (its vectors are moved out), or None when
 // ``out.ok`` is false. ``text``: the encoded str (for added tokens' text);
 // ``model_core``: what gives token strings (``tokens(ids)``); ``trimmed``: the ByteLevel
-// offset trimming is applied.
+// offset trimming is applied. ``scratch``: ``out`` is a per-thread buffer that keeps its
+// capacity for the next text; the result gets exact-size copies of its vectors (moving
+// them out made every text grow its vectors from nothing again, a few reallocations each).
 py::object make_arrays(Encoded& out, const py::handle& text, const py::handle& model_core,
-                       const Layout& layout, bool trimmed);
+                       const Layout& layout, bool trimmed, bool scratch = false);
 
 // A new ``Encoding`` over ``arrays`` (a ``NativeArrays``, or None: gives None).
 py::object make_encoding(py::object arrays, const Layout& layout);

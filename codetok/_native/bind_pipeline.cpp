@@ -116,22 +116,28 @@ class PipelineCore {
     // special tokens around the sequence.
     py::object encode(const py::str& text, const py::handle& skip, int trim,
                       const py::handle& model_core, const py::handle& layout) const {
-        const Layout lay = parse_layout(layout);
-        return make_arrays(encode_one(text, skip, trim), text, model_core, lay, trim != 0);
+        return arrays_of(text.ptr(), sorted_ids(skip), trim, model_core, parse_layout(layout));
     }
 
     // ``encode`` as the ``Encoding`` over it (one C call for ``Tokenizer.encode``).
     py::object encode_encoding(const py::str& text, const py::handle& skip, int trim,
                                const py::handle& model_core, const py::handle& layout) const {
         const Layout lay = parse_layout(layout);
-        return make_encoding(
-            make_arrays(encode_one(text, skip, trim), text, model_core, lay, trim != 0), lay);
+        return make_encoding(arrays_of(text.ptr(), sorted_ids(skip), trim, model_core, lay), lay);
     }
     // ``encode_encoding`` with nothing skipped and a parsed layout (``tokenizer_encode``).
     py::object encode_final(PyObject* text, int trim, const py::handle& model_core,
                             const Layout& lay) const {
-        return make_encoding(
-            make_arrays(encode_one(text, kNoSkip, trim), text, model_core, lay, trim != 0), lay);
+        return make_encoding(arrays_of(text, kNoSkip, trim, model_core, lay), lay);
+    }
+    // ``make_arrays`` of one text encoded in the per-thread buffers, which keep their
+    // capacity for the next text.
+    py::object arrays_of(PyObject* text, const std::vector<int32_t>& skip, int trim,
+                         const py::handle& model_core, const Layout& lay) const {
+        codetok::Encoded& out = encode_one(text, skip, trim);
+        py::object arrays = make_arrays(out, text, model_core, lay, trim != 0, true);
+        release(out);
+        return arrays;
     }
 
     // Token ids only, as a list; None when the Python path must decide.
@@ -249,9 +255,6 @@ class PipelineCore {
         return out;
     }
     // One text through the plan, in the per-thread buffers.
-    codetok::Encoded& encode_one(const py::str& text, const py::handle& skip, int trim) const {
-        return encode_one(text.ptr(), sorted_ids(skip), trim);
-    }
     codetok::Encoded& encode_one(PyObject* text, const std::vector<int32_t>& skip,
                                  int trim) const {
         codetok::Encoded& out = reused();
@@ -409,11 +412,14 @@ PyObject* tokenizer_encode(PyObject* changes, PyObject* const* args, size_t narg
     if (nargs > 2 && args[2] != Py_None) return nullptr;   // pair
     if (nargs > 3 && args[3] != Py_False) return nullptr;  // is_pretokenized
     PyObject* add = nargs > 4 ? args[4] : Py_True;
+    static PyObject* s_add = PyUnicode_InternFromString("add_special_tokens");
     const Py_ssize_t nkw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
     for (Py_ssize_t k = 0; k < nkw; ++k) {
         PyObject* name = PyTuple_GET_ITEM(kwnames, k);
         PyObject* value = args[nargs + static_cast<size_t>(k)];
-        if (nargs <= 4 && PyUnicode_CompareWithASCIIString(name, "add_special_tokens") == 0)
+        // Keyword names in calls are interned: the identity test settles the common one.
+        if (nargs <= 4 && (name == s_add ||
+                           PyUnicode_CompareWithASCIIString(name, "add_special_tokens") == 0))
             add = value;
         else if (nargs <= 2 && PyUnicode_CompareWithASCIIString(name, "pair") == 0) {
             if (value != Py_None) return nullptr;
