@@ -8,7 +8,10 @@ Steps:
    in sorted order, files above 300 kB skipped), so the result is reproducible;
 3. train ``CodeTokenizer`` (byte-level BPE, shared comment vocabulary, ``fold_whitespace``:
    a newline and its indentation are one piece, a single space joins the piece after it;
-   ``join_punctuation``: a run of touching punctuation is one piece) with codetok;
+   ``join_punctuation``: a run of touching punctuation is one piece; ``fold_blank_lines``:
+   the newlines of blank lines join the newline piece before them; ``spaced_keywords``:
+   each keyword has a spaced twin, ``<js: function>``, for a single space before it) with
+   codetok;
 4. write ``codetok/data/default_code_tokenizer.json`` and print the per-language table that
    ``corpora/PROVENANCE.md`` records.
 
@@ -99,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         show_progress=True,
         fold_whitespace=True,
         join_punctuation=True,
+        fold_blank_lines=True,
+        spaced_keywords=True,
     )
     seconds = time.time() - t0
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -31,8 +31,9 @@ def code_state(enc: CodeEncoding) -> tuple:
 def check_token_extents(enc: CodeEncoding) -> None:
     """Every token lies inside its lexeme, but for what the router folds into it.
 
-    - ``fold_whitespace``: a token may start at the one-space lexeme before its own, and a
-      NEWLINE token may run on to the end of the indentation after it;
+    - ``fold_whitespace``: a token may start at the one-space lexeme before its own (a
+      keyword's spaced twin too), and a NEWLINE token may run on to the end of the
+      indentation after it, over the newlines of blank lines with ``fold_blank_lines``;
     - ``join_punctuation``: a punctuation token may run on over the punctuation touching it,
       and an identifier's first token may start at the lone punctuation char before it (and
       at a space before that).
@@ -57,7 +58,10 @@ def check_token_extents(enc: CodeEncoding) -> None:
     for t in late.tolist():
         own = int(li[t])
         if kinds[own] == K.NEWLINE:
-            assert kinds[own + 1] == K.WHITESPACE and bs[t, 1] <= ends[own + 1], t
+            k = own + 1  # the lexeme it ends in: blank lines' newlines, then the indentation
+            while kinds[k] == K.NEWLINE and ends[k] < bs[t, 1]:
+                k += 1
+            assert kinds[k] in (K.NEWLINE, K.WHITESPACE) and bs[t, 1] <= ends[k], t
         else:
             assert kinds[own] == K.PUNCTUATION, t
             j = int(np.searchsorted(ends, bs[t, 1]))

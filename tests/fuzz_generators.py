@@ -808,7 +808,7 @@ class RealFiles:
 
         from codetok.code import CodeTokenizer
 
-        code = CodeTokenizer.train([DATA / "code"], vocab_size=900, show_progress=False)
+        code = CodeTokenizer.train([DATA / "code"], vocab_size=1300, show_progress=False)
         self._add("code.json", {"code.json": code.to_str().encode("utf-8")}, "code.json", "code")
         default = Path(__file__).parents[1] / "codetok" / "data" / "default_code_tokenizer.json"
         self._add("code-default.json", {"code.json": default.read_bytes()}, "code.json", "code")

@@ -34,7 +34,7 @@ K = LexemeKind
 
 @pytest.fixture(scope="module")
 def tok() -> CodeTokenizer:
-    return CodeTokenizer.train([DATA], vocab_size=900, show_progress=False)
+    return CodeTokenizer.train([DATA], vocab_size=1300, show_progress=False)
 
 
 def units(tok: CodeTokenizer, lexemes: Lexemes, opts: RouterOptions) -> tuple:
@@ -88,6 +88,7 @@ OPTIONS = [
     RouterOptions(comment_markers=False, doc_sections=False),
     RouterOptions(drop_comments=True, drop_docstrings=True),
     RouterOptions(fold_whitespace=False),
+    RouterOptions(fold_blank_lines=False, max_piece=3),
     RouterOptions(join_punctuation=False, max_piece=2),
     RouterOptions(fold_whitespace=False, join_punctuation=False, digits="single", max_piece=2),
 ]

@@ -24,7 +24,7 @@ K = LexemeKind
 @pytest.fixture(scope="module")
 def tok() -> CodeTokenizer:
     # min_frequency=1: the fixtures are small; every pair seen may become a token.
-    return CodeTokenizer.train([DATA], vocab_size=900, min_frequency=1, show_progress=False)
+    return CodeTokenizer.train([DATA], vocab_size=1300, min_frequency=1, show_progress=False)
 
 
 # ----------------------------------------------------------------------------- round trips
@@ -236,8 +236,8 @@ FOLD_SRC = "def f(x):\n    return x + 1  # c\n\tif y: pass\n"
 
 
 def test_fold_whitespace_pieces(tok: CodeTokenizer) -> None:
-    """A newline and its indentation are one piece; one space joins the code piece after it
-    unless that is a reserved keyword or a comment; other whitespace keeps its own piece."""
+    """A newline and its indentation are one piece; one space joins the code piece after it,
+    or a keyword's spaced twin, but not a comment; other whitespace keeps its own piece."""
     folded = CodeTokenizer(
         tok.tokenizer, tok.comment_tokenizer, fold_whitespace=True, join_punctuation=False
     )
@@ -248,7 +248,7 @@ def test_fold_whitespace_pieces(tok: CodeTokenizer) -> None:
     assert got == [
         "<py:def>", " f", "(", "x", ")", ":", "\n    ", "<INDENT>", "<py:return>", " x",
         " +", " 1", "  ", "<comment>", "#", " c", "</comment>", "\n\t", "<py:if>", " y",
-        ":", " ", "<py:pass>", "<NL>", "<DEDENT>",
+        ":", "<py: pass>", "<NL>", "<DEDENT>",
     ]  # fmt: skip
     unfolded = [p for p, _, _ in plain.pre_tokenize(FOLD_SRC, "python")]
     assert unfolded[:3] == ["<py:def>", " ", "f"] and "\n    " not in unfolded
@@ -256,14 +256,50 @@ def test_fold_whitespace_pieces(tok: CodeTokenizer) -> None:
         enc = t.encode(FOLD_SRC, "python")
         assert t.decode(enc.ids) == FOLD_SRC
     # folded tokens take the kind of the lexeme they join (NEWLINE for the layout piece):
-    # only the two whitespace runs that fold nowhere stay WHITESPACE
+    # only the whitespace run that folds nowhere (before the comment) stays WHITESPACE
     enc = folded.encode(FOLD_SRC, "python")
     kinds = enc.kind_list()
     blank = [enc.token_text(i) for i, k in enumerate(kinds) if k == K.WHITESPACE]
-    assert "".join(blank) == "   " and set(blank) <= {" ", "  "}
+    assert blank == ["  "]
     for i, k in enumerate(kinds):
         if enc.token_text(i).startswith("\n"):
             assert k == K.NEWLINE
+
+
+BLANK_SRC = "class A:\n\n    x = 1 if y else 2\n  \n\n    def f(self): return not x\n\n\nB = A\n"
+
+
+def test_blank_lines_and_spaced_keywords(tok: CodeTokenizer) -> None:
+    """With fold_blank_lines, a newline takes the newlines of the blank lines after it and
+    then the indentation (a blank line holding blanks ends the run); with spaced_keywords,
+    a single space joins the keyword after it as the keyword's spaced twin, whose token
+    spells the space; without either, the pieces are those of fold_whitespace alone."""
+    both = CodeTokenizer(tok.tokenizer, tok.comment_tokenizer)
+    got = [p for p, _, _ in both.pre_tokenize(BLANK_SRC, "python")]
+    assert got == [
+        "<py:class>", " A", ":", "\n\n    ", "<INDENT>", "x", " =", " 1", "<py: if>", " y",
+        "<py: else>", " 2", "\n  ", "\n\n    ", "<py:def>", " f", "(self", "):",
+        "<py: return>", "<py: not>", " x", "\n\n\n", "<DEDENT>", "B", " =", " A", "<NL>",
+    ]  # fmt: skip
+    assert both.reserved.surfaces["<py: return>"] == " return"
+    neither = CodeTokenizer(
+        tok.tokenizer, tok.comment_tokenizer, fold_blank_lines=False, spaced_keywords=False
+    )
+    old = [p for p, _, _ in neither.pre_tokenize(BLANK_SRC, "python")]
+    assert old[:6] == ["<py:class>", " A", ":", "<NL>", "\n    ", "<INDENT>"]
+    assert "<py: return>" not in old and old.count("<NL>") == 6
+    for t in (both, neither):
+        enc = t.encode(BLANK_SRC, "python")
+        assert t.decode(enc.ids) == BLANK_SRC
+        check_token_extents(enc)
+    enc = both.encode(BLANK_SRC, "python")
+    kinds = enc.kind_list()
+    for i, k in enumerate(kinds):
+        text = enc.token_text(i)
+        if text.startswith("\n"):
+            assert k == K.NEWLINE
+        if text == " return":
+            assert k == K.KEYWORD and enc.tokens[i] == "<py: return>"
 
 
 def test_join_punctuation_pieces(tok: CodeTokenizer) -> None:
@@ -291,12 +327,13 @@ def test_folding_is_off_for_older_files(tok: CodeTokenizer, tmp_path: Path) -> N
     tok.save(path)
     data = json.loads(path.read_text(encoding="utf-8"))
     section = next(v for v in data.values() if isinstance(v, dict) and "options" in v)
-    for name in ("fold_whitespace", "join_punctuation"):
+    names = ("fold_whitespace", "join_punctuation", "fold_blank_lines", "spaced_keywords")
+    for name in names:
         assert section["options"][name] is True
         del section["options"][name]
     path.write_text(json.dumps(data), encoding="utf-8")
     options = CodeTokenizer.load(path).options
-    assert options.fold_whitespace is False and options.join_punctuation is False
+    assert not any(getattr(options, name) for name in names)
 
 
 # ----------------------------------------------------------------------------- annotations

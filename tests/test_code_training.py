@@ -18,7 +18,7 @@ K = LexemeKind
 
 @pytest.fixture(scope="module")
 def bpe() -> CodeTokenizer:
-    return CodeTokenizer.train([DATA], vocab_size=1000, min_frequency=1, show_progress=False)
+    return CodeTokenizer.train([DATA], vocab_size=1400, min_frequency=1, show_progress=False)
 
 
 def _identifier_cuts(text: str, base: int) -> set[int]:
@@ -57,7 +57,7 @@ def test_learned_merges_come_from_pieces(bpe: CodeTokenizer) -> None:
 @pytest.mark.parametrize("model", ["wordpiece", "unigram"])
 def test_other_models_round_trip(model: str) -> None:
     tok = CodeTokenizer.train(
-        [DATA], vocab_size=900, model=model, min_frequency=1, show_progress=False
+        [DATA], vocab_size=1300, model=model, min_frequency=1, show_progress=False
     )
     assert type(tok.tokenizer.model).__name__.lower() == model
     for f in FIXTURES:
@@ -69,7 +69,7 @@ def test_other_models_round_trip(model: str) -> None:
 
 def test_separate_comment_vocab_saves_to_one_file(tmp_path: Path) -> None:
     tok = CodeTokenizer.train(
-        [DATA], vocab_size=900, comment_vocab="separate", comment_vocab_size=400,
+        [DATA], vocab_size=1300, comment_vocab="separate", comment_vocab_size=400,
         min_frequency=1, show_progress=False,
     )  # fmt: skip
     assert tok.comment_tokenizer is not None
@@ -94,7 +94,7 @@ def test_iterator_of_sources_and_pairs() -> None:
 
 
 def test_progress_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
-    CodeTokenizer.train([DATA], vocab_size=900, show_progress=True)
+    CodeTokenizer.train([DATA], vocab_size=1300, show_progress=True)
     captured = capsys.readouterr()
     assert "lex+count" in captured.err and captured.out == ""
 

@@ -488,10 +488,21 @@ def test_batch_equals_loop(tok):
 
 def test_encode_ordinary(tok):
     texts = TEXTS[:40]
-    expected = [
-        python_path(lambda t=t: tok.encode(t, add_special_tokens=False, allowed_special=set()))
-        for t in texts
-    ]
+    # encode_ordinary never truncates or pads; the module's BERT file does both at 128 (the
+    # test passed in file order only because an earlier test had turned them off).
+    saved_trunc, saved_pad = tok.truncation, tok.padding
+    tok.no_truncation()
+    tok.no_padding()
+    try:
+        expected = [
+            python_path(lambda t=t: tok.encode(t, add_special_tokens=False, allowed_special=set()))
+            for t in texts
+        ]
+    finally:
+        if saved_trunc:
+            tok.enable_truncation(**saved_trunc)
+        if saved_pad:
+            tok.enable_padding(**saved_pad)
     expected_ids = [e.ids for e in expected]
     assert [tok.encode_ordinary(t) for t in texts] == expected_ids
     assert tok.encode_ordinary_batch(texts, num_threads=2) == expected_ids

@@ -69,6 +69,7 @@ RouterSpec spec_of(const py::dict& d) {
     s.drop_docstrings = d["drop_docstrings"].cast<bool>();
     s.fold_whitespace = d["fold_whitespace"].cast<bool>();
     s.join_punctuation = d["join_punctuation"].cast<bool>();
+    s.fold_blank_lines = d["fold_blank_lines"].cast<bool>();
     s.indent = d["indent"].cast<int32_t>();
     s.dedent = d["dedent"].cast<int32_t>();
     s.comment_open = d["comment_open"].cast<int32_t>();

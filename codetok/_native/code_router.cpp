@@ -238,10 +238,24 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
                 break;
             }
             case kWhitespace: {
-                if (o.fold_whitespace && len == 1 && text[s] == ' ' && i + 1 < lx.count &&
-                    folds_into(text, n, lx, i + 1)) {
-                    call.lead = static_cast<int64_t>(s);
-                    break;
+                if (o.fold_whitespace && len == 1 && text[s] == ' ' && i + 1 < lx.count) {
+                    // Reference: ``route``: a keyword's spaced twin (" function"), when the
+                    // reserved set has one, takes the space and the keyword.
+                    const size_t ke = static_cast<size_t>(lx.ends[i + 1]);
+                    if (lx.kinds[i + 1] == kKeyword && static_cast<size_t>(lx.starts[i + 1]) == e &&
+                        e <= ke && ke <= n) {
+                        const int32_t kw = keyword_id(text, s, ke);
+                        if (kw >= 0) {
+                            call.lex = static_cast<int64_t>(i + 1);
+                            call.reserved(kw, static_cast<int64_t>(s), static_cast<int64_t>(ke));
+                            ++i;
+                            break;
+                        }
+                    }
+                    if (folds_into(text, n, lx, i + 1)) {
+                        call.lead = static_cast<int64_t>(s);
+                        break;
+                    }
                 }
                 bool same = len <= cap;
                 for (size_t k = s + 1; same && k < e; ++k) same = text[k] == text[s];
@@ -287,16 +301,31 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
                 break;
             }
             case kNewline: {
-                if (o.fold_whitespace && i + 1 < lx.count && lx.kinds[i + 1] == kWhitespace) {
-                    // Reference: ``route``: the newline and the indentation after it, one piece.
-                    const size_t ws = static_cast<size_t>(lx.starts[i + 1]);
-                    const size_t we = static_cast<size_t>(lx.ends[i + 1]);
-                    bool blank = ws <= we && we <= n && len + (we - ws) <= cap;
-                    for (size_t k = ws; blank && k < we; ++k)
-                        blank = text[k] == ' ' || text[k] == '\t';
-                    if (blank) {
-                        call.piece(0, s, e + (we - ws));
-                        ++i;
+                if (o.fold_whitespace) {
+                    // Reference: ``route``: the newline, the newlines of blank lines after it
+                    // (``fold_blank_lines``) and the indentation after them, one piece.
+                    size_t j = i + 1, end = e;
+                    while (o.fold_blank_lines && j < lx.count && lx.kinds[j] == kNewline &&
+                           static_cast<size_t>(lx.starts[j]) == end &&
+                           lx.ends[j] >= lx.starts[j] && static_cast<size_t>(lx.ends[j]) <= n &&
+                           static_cast<size_t>(lx.ends[j]) - s <= cap) {
+                        end = static_cast<size_t>(lx.ends[j]);
+                        ++j;
+                    }
+                    if (j < lx.count && lx.kinds[j] == kWhitespace) {
+                        const size_t ws = static_cast<size_t>(lx.starts[j]);
+                        const size_t we = static_cast<size_t>(lx.ends[j]);
+                        bool blank = ws <= we && we <= n && end + (we - ws) - s <= cap;
+                        for (size_t k = ws; blank && k < we; ++k)
+                            blank = text[k] == ' ' || text[k] == '\t';
+                        if (blank) {
+                            end += we - ws;
+                            ++j;
+                        }
+                    }
+                    if (j > i + 1) {
+                        call.piece(0, s, end);
+                        i = j - 1;
                         break;
                     }
                 }

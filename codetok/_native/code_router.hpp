@@ -50,6 +50,7 @@ struct RouterSpec {
     bool drop_docstrings = false;
     bool fold_whitespace = false;   // ``RouterOptions.fold_whitespace``
     bool join_punctuation = false;  // ``RouterOptions.join_punctuation``
+    bool fold_blank_lines = false;  // ``RouterOptions.fold_blank_lines``
     int32_t indent = -1, dedent = -1, comment_open = -1, comment_close = -1, doc_open = -1,
             doc_close = -1;
     int32_t nl = -1, crlf = -1, cr = -1;

@@ -109,8 +109,10 @@ class CodeTokenizer:
             if languages is None:
                 languages = list(default.reserved.keywords)
             options = {**default.options.to_dict(), **options}
-        self.reserved = ReservedTokens.for_languages(languages or CORE_LANGUAGES)
         self.options = RouterOptions(**options)
+        self.reserved = ReservedTokens.for_languages(
+            languages or CORE_LANGUAGES, spaced=self.options.spaced_keywords
+        )
         self._splitter = PieceSplitter(self.options.digits, max_piece=self.options.max_piece)
         self.tokenizer = tokenizer
         self.comment_tokenizer = comment_tokenizer
@@ -662,7 +664,12 @@ class CodeTokenizer:
         check_options(RouterOptions, saved, path=path, where=f"{FORMAT_KEY}.options")
         try:
             # Files from before these options were trained without them.
-            older = {"fold_whitespace": False, "join_punctuation": False}
+            older = {
+                "fold_whitespace": False,
+                "join_punctuation": False,
+                "fold_blank_lines": False,
+                "spaced_keywords": False,
+            }
             options = RouterOptions(**{**older, **saved})
             reserved = ReservedTokens.from_dict(ext.get("reserved", {}))
             splitter = PieceSplitter(options.digits, max_piece=options.max_piece)

@@ -300,7 +300,7 @@ def train_models(
             "normalize_whitespace are encode-time options"
         )
     langs = list(languages or CORE_LANGUAGES)
-    reserved = ReservedTokens.for_languages(langs)
+    reserved = ReservedTokens.for_languages(langs, spaced=opts.spaced_keywords)
     separate = comment_vocab == "separate"
     sources, total = iter_sources(paths_or_iterator, [reserved_lang for reserved_lang in langs])
     bar = None

@@ -176,6 +176,7 @@ def _router_spec(
         "drop_docstrings": options.drop_docstrings,
         "fold_whitespace": options.fold_whitespace,
         "join_punctuation": options.join_punctuation,
+        "fold_blank_lines": options.fold_blank_lines,
         "indent": index[INDENT],
         "dedent": index[DEDENT],
         "comment_open": index[COMMENT_OPEN],

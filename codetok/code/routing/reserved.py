@@ -68,8 +68,8 @@ def keyword_token(language: str, keyword: str) -> str:
     Returns:
         The token, for example ``"<py:def>"``.
 
-    >>> keyword_token("java", "class")
-    '<java:class>'
+    >>> keyword_token("java", "class"), keyword_token("java", " class")
+    ('<java:class>', '<java: class>')
     """
     return f"<{LANGUAGE_TAGS.get(language, language)}:{keyword}>"
 
@@ -126,11 +126,14 @@ class ReservedTokens:
         return out
 
     @classmethod
-    def for_languages(cls, languages: Iterable[str]) -> ReservedTokens:
+    def for_languages(cls, languages: Iterable[str], spaced: bool = False) -> ReservedTokens:
         """Build the reserved set from the grammar files of ``languages``.
 
         Args:
             languages: language names or aliases (``"python"``, ``"cs"``...).
+            spaced: also a spaced twin of every keyword (``" def"``, the token
+                ``"<py: def>"``), for a single space before the keyword (the router's
+                ``spaced_keywords``).
 
         Returns:
             A :class:`ReservedTokens` with every reserved and contextual keyword.
@@ -146,7 +149,8 @@ class ReservedTokens:
         table: dict[str, list[str]] = {}
         for lang in languages:
             g = get_grammar(lang)
-            table[g.name] = sorted(g.keywords | g.contextual_keywords)
+            words = sorted(g.keywords | g.contextual_keywords)
+            table[g.name] = words + [" " + w for w in words] if spaced else words
         return cls.build(table)
 
     def to_dict(self) -> dict[str, object]:

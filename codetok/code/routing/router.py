@@ -20,9 +20,11 @@ ERROR             word pieces
 ================  ==========================================================================
 
 With ``fold_whitespace`` (:class:`RouterOptions`), layout costs no token of its own: a
-newline and the indentation after it make one code piece (its kind NEWLINE), and a single
+newline and the indentation after it make one code piece (its kind NEWLINE; with
+``fold_blank_lines``, the newlines of blank lines in between too), and a single
 space between two tokens joins the code piece after it (``" x"``, ``" ="``, as GPT-style
-tokenizers do), unless that token is reserved (a keyword) or a comment. With
+tokenizers do), or a keyword's spaced twin (``<js: function>``, with ``spaced_keywords``),
+but not a comment or a keyword without a twin. With
 ``join_punctuation``, touching punctuation is one piece and a lone punctuation char joins
 the identifier after it (``"("`` + ``"self"`` -> ``"(self"``). A folded token's kind and
 lexeme are those of the lexeme it joins.
@@ -87,6 +89,16 @@ class RouterOptions:
             punctuation char right before an identifier joins its first piece (``.get``,
             ``(self``, as cl100k cuts them); saved tokenizers without the setting read it as
             False.
+        fold_blank_lines: with ``fold_whitespace``, the newlines of the blank lines after a
+            newline join its piece too (``"\\n\\n    "`` is one piece, where each newline
+            was a ``<NL>`` of its own); saved tokenizers without the setting read it as
+            False.
+        spaced_keywords: the reserved set built for these options (a new tokenizer's, or
+            training's) also has each keyword's spaced twin (``<js: function>``, the text
+            ``" function"``), which a single space before the keyword joins, with
+            ``fold_whitespace``, where the space was a token of its own; saved tokenizers
+            without the setting read it as False (routing follows the reserved set a
+            tokenizer holds).
     """
 
     digits: str = "group3"
@@ -101,6 +113,8 @@ class RouterOptions:
     normalize_whitespace: bool = False
     fold_whitespace: bool = True
     join_punctuation: bool = True
+    fold_blank_lines: bool = True
+    spaced_keywords: bool = True
 
     @property
     def lossless(self) -> bool:
@@ -215,6 +229,7 @@ def route(
     indent_lang = normalize and _K.INDENT in kinds
     fold = options.fold_whitespace and not normalize
     join = options.join_punctuation
+    blank_lines = options.fold_blank_lines
     skip_to = 0  # lexemes before it went into an earlier unit
     for i in range(n):
         if i < skip_to:
@@ -225,14 +240,34 @@ def route(
         e = s + len(t)
         if fold and k == _K.WHITESPACE and t == " " and i + 1 < n:
             nk = kinds[i + 1]
+            if nk == _K.KEYWORD and starts[i + 1] == e:
+                spaced = kw_ids.get(" " + texts[i + 1])  # the keyword's spaced twin
+                if spaced is not None:
+                    unit(spaced, s, e + len(texts[i + 1]), i + 1)
+                    skip_to = i + 2
+                    continue
             if nk in _FOLDS_INTO or (nk == _K.KEYWORD and texts[i + 1] not in kw_ids):
                 emit.lead = s
                 continue
-        if fold and k == _K.NEWLINE and i + 1 < n and kinds[i + 1] == _K.WHITESPACE:
-            w = texts[i + 1]
-            if len(t) + len(w) <= cap and not w.strip(" \t"):
-                unit(CODE, s, e + len(w), i)
-                skip_to = i + 2
+        if fold and k == _K.NEWLINE:
+            j, end = i + 1, e
+            while (  # with fold_blank_lines, the newlines of blank lines after it
+                blank_lines
+                and j < n
+                and kinds[j] == _K.NEWLINE
+                and starts[j] == end
+                and end + len(texts[j]) - s <= cap
+            ):
+                end += len(texts[j])
+                j += 1
+            if j < n and kinds[j] == _K.WHITESPACE:  # the indentation after them
+                w = texts[j]
+                if end + len(w) - s <= cap and not w.strip(" \t"):
+                    end += len(w)
+                    j += 1
+            if j > i + 1:
+                unit(CODE, s, end, i)
+                skip_to = j
                 continue
         if k == _K.IDENTIFIER:
             if split_ident and len(t) > 1:
