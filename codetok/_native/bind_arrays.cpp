@@ -257,6 +257,10 @@ PyObject* around_list(const ArraysObject* s, int pick, PyObject* fill, PyObject*
 PyObject* arrays_id_list(PyObject* o, PyObject*) {
     return guarded([&]() -> PyObject* {
         const ArraysObject* s = as_arrays(o);
+        if (size_of(s->before) == 0 && size_of(s->after) == 0 && s->pad == Py_None)  // bare
+            return int_list(s->data->ids() + s->start, static_cast<size_t>(s->stop - s->start))
+                .release()
+                .ptr();
         PyObject* pad_id = s->pad == Py_None ? Py_None : PyTuple_GET_ITEM(s->pad, 2);
         const int32_t* ids = s->data->ids();
         return around_list(s, 0, nullptr, pad_id, [&](Py_ssize_t k) { return small_int(ids[k]); });

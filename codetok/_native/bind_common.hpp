@@ -131,9 +131,14 @@ inline int32_t checked_id(const py::handle& v, const char* what) {
 // from one table shared by every tokenizer, each int made on first use and kept: a list of
 // ids then costs one reference count per item, not an allocation (and a free when the
 // list goes), which was most of the time of ``encode(t).ids`` on a fast plan. GIL held.
-inline PyObject* small_int(int32_t v) {
+// The table itself: a namespace-scope variable (a function-local static paid a guard test
+// on every id), filled on first use of each int.
+inline std::vector<PyObject*> g_small_ints;
+
+// small_int for an int not in the table yet (or past it).
+inline PyObject* small_int_miss(int32_t v) {
     constexpr size_t kCached = size_t{1} << 20;
-    static std::vector<PyObject*> table;
+    std::vector<PyObject*>& table = g_small_ints;
     const auto i = static_cast<size_t>(static_cast<uint32_t>(v));
     if (i >= kCached) return PyLong_FromLong(v);
     if (i >= table.size()) table.resize(std::min(kCached, std::max<size_t>(i + 1, 2 * table.size())));
@@ -144,6 +149,18 @@ inline PyObject* small_int(int32_t v) {
     }
     Py_INCREF(o);
     return o;
+}
+
+inline PyObject* small_int(int32_t v) {
+    const auto i = static_cast<size_t>(static_cast<uint32_t>(v));
+    if (i < g_small_ints.size()) {
+        PyObject* o = g_small_ints[i];
+        if (o != nullptr) {
+            Py_INCREF(o);
+            return o;
+        }
+    }
+    return small_int_miss(v);
 }
 
 // A new reference to the Python int of the offset ``v``: from small_int's table below
