@@ -99,3 +99,24 @@ class Model:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(vocab_size={self.get_vocab_size()})"
+
+
+class DictVocabModel(Model):
+    """A model whose vocabulary is the dict ``vocab`` (token -> id) with its inverse
+    ``vocab_r`` (id -> token): WordLevel, WordPiece and the phoneme model share these
+    accessors."""
+
+    vocab: dict[str, int]
+    vocab_r: dict[int, str]
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self.vocab_r.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.vocab)
+
+    def get_vocab_size(self) -> int:
+        return len(self.vocab)

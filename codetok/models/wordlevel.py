@@ -6,10 +6,10 @@ from typing import Any
 
 from .._ids import check_vocab_ids
 from ..errors import FormatError, VocabularyError
-from .base import Model, Token
+from .base import DictVocabModel, Token
 
 
-class WordLevel(Model):
+class WordLevel(DictVocabModel):
     """Whole-piece lookup.
 
     Args:
@@ -52,18 +52,6 @@ class WordLevel(Model):
     def tokenize_ids(self, piece: str) -> list[int]:
         tid = self.vocab.get(piece)
         return [self._unk(piece) if tid is None else tid]
-
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self.vocab_r.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
-
-    def get_vocab_size(self) -> int:
-        return len(self.vocab)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -14,10 +14,10 @@ from typing import Any
 from .._ids import check_vocab_ids
 from ..errors import FormatError, VocabularyError
 from . import _backend
-from .base import Model, Token
+from .base import DictVocabModel, Token
 
 
-class WordPiece(Model):
+class WordPiece(DictVocabModel):
     """Greedy longest-match WordPiece.
 
     Args:
@@ -152,18 +152,6 @@ class WordPiece(Model):
         if out is None:
             return super().encode_pieces(pieces, anchors, word_start, word_step)
         return out
-
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self.vocab_r.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
-
-    def get_vocab_size(self) -> int:
-        return len(self.vocab)
 
     def to_dict(self) -> dict[str, Any]:
         return {

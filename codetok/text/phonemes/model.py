@@ -34,7 +34,7 @@ from typing import Any
 
 from ..._registry import registry
 from ...errors import ConfigurationError, FormatError, VocabularyError
-from ...models.base import Model, Token
+from ...models.base import DictVocabModel, Token
 from .arpabet import STRESSED_PHONEMES, convert, phoneme_symbols
 from .g2p import G2P
 from .lexicon import Lexicon
@@ -80,7 +80,7 @@ def _tile(spans: list[Span], n: int) -> list[Span]:
     return out
 
 
-class Phonemes(Model):
+class Phonemes(DictVocabModel):
     """Words to phoneme tokens through a lexicon, CMUdict and a G2P model (module docstring).
 
     Args:
@@ -290,18 +290,6 @@ class Phonemes(Model):
                 f"cannot pronounce {piece!r} and the model has no unknown token; set unk_token"
             )
         return Token(self.vocab[self.unk_token], self.unk_token, (0, len(piece)))
-
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self.vocab_r.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
-
-    def get_vocab_size(self) -> int:
-        return len(self.vocab)
 
     def clear_cache(self) -> None:
         self._cache.clear()
