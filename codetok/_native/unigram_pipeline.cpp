@@ -125,23 +125,11 @@ bool UnigramPipeline::emit(size_t a, bool want_offsets, Scratch& w, int32_t& wor
         if (!piece_tokens(text.data() + p.begin, p.end - p.begin, p.hash, w, ids, lens, count))
             return false;
         const size_t first = out.ids.size();
-        if (count == 1)
-            out.ids.push_back(ids[0]);
-        else
-            out.ids.insert(out.ids.end(), ids, ids + count);
+        out.ids.insert(out.ids.end(), ids, ids + count);
         if (want_offsets) {
             const int32_t unk = kernel_->unk_id();
             size_t pos = p.begin;
             int64_t s0 = 0, s1 = 0;
-            if (count == 1 && lens[0] > 0) {  // most pieces are one token
-                const size_t end = pos + static_cast<size_t>(lens[0]);
-                if (ids[0] == unk) out.push_text(first, text.data() + pos, end - pos);
-                out.offsets.push_back(static_cast<int64_t>(a + src[pos]));
-                out.offsets.push_back(static_cast<int64_t>(a + src[end - 1]) + 1);
-                out.words.push_back(word);
-                ++word;
-                continue;
-            }
             for (size_t k = 0; k < count; ++k) {
                 if (lens[k] > 0) {
                     const size_t end = pos + static_cast<size_t>(lens[k]);
