@@ -40,7 +40,7 @@ import argparse
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,21 +48,11 @@ sys.path.insert(0, str(ROOT))  # this checkout's codetok
 
 from codetok.text.phonemes import G2P, Lexicon, phoneme_tokenizer, strip_stress  # noqa: E402
 from codetok.text.phonemes.lexicon import cmudict_version  # noqa: E402
+from codetok.text.phonemes.scoring import closest_errors  # noqa: E402
 from codetok.text.phonemes.training import is_held_out  # noqa: E402
 
 LETTERS = re.compile(r"[a-z]+")
 PIECE = re.compile(r"[a-z]+(?:'[a-z]+)*")
-
-
-def levenshtein(a: Sequence[str], b: Sequence[str]) -> int:
-    """Edit distance between two symbol sequences."""
-    prev = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        cur = [i]
-        for j, y in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
-        prev = cur
-    return prev[-1]
 
 
 def score(
@@ -75,10 +65,10 @@ def score(
     for w in words:
         got = predict(w)
         refs = lexicon.pronunciations(w)
-        d, n = min((levenshtein(got, r), len(r)) for r in refs)
+        d, n = closest_errors(got, refs)
         errors, length, wrong = errors + d, length + n, wrong + (d > 0)
         plain = [strip_stress(p) for p in got]
-        d, n = min((levenshtein(plain, [strip_stress(p) for p in r]), len(r)) for r in refs)
+        d, n = closest_errors(plain, ([strip_stress(p) for p in r] for r in refs))
         errors_ns, length_ns, wrong_ns = errors_ns + d, length_ns + n, wrong_ns + (d > 0)
     seconds = time.perf_counter() - start
     return {
