@@ -12,6 +12,7 @@ ignored) on the cl100k ranks. Parity with HF and tiktoken themselves is in the
 
 from __future__ import annotations
 
+import contextlib
 import sysconfig
 from pathlib import Path
 
@@ -57,6 +58,22 @@ def _stdlib_slice(n: int = 60_000) -> list[str]:
 
 
 TEXTS = corpus() + EXTRA + _stdlib_slice()
+
+
+@contextlib.contextmanager
+def settings_restored(tok):
+    """Whatever the body sets, ``tok`` leaves with the truncation and padding it came with
+    (the module's tokenizers are shared by its tests)."""
+    saved_trunc, saved_pad = tok.truncation, tok.padding
+    try:
+        yield
+    finally:
+        tok.no_truncation()
+        tok.no_padding()
+        if saved_trunc:
+            tok.enable_truncation(**saved_trunc)
+        if saved_pad:
+            tok.enable_padding(**saved_pad)
 
 
 def python_path(fn):
@@ -490,19 +507,13 @@ def test_encode_ordinary(tok):
     texts = TEXTS[:40]
     # encode_ordinary never truncates or pads; the module's BERT file does both at 128 (the
     # test passed in file order only because an earlier test had turned them off).
-    saved_trunc, saved_pad = tok.truncation, tok.padding
-    tok.no_truncation()
-    tok.no_padding()
-    try:
+    with settings_restored(tok):
+        tok.no_truncation()
+        tok.no_padding()
         expected = [
             python_path(lambda t=t: tok.encode(t, add_special_tokens=False, allowed_special=set()))
             for t in texts
         ]
-    finally:
-        if saved_trunc:
-            tok.enable_truncation(**saved_trunc)
-        if saved_pad:
-            tok.enable_padding(**saved_pad)
     expected_ids = [e.ids for e in expected]
     assert [tok.encode_ordinary(t) for t in texts] == expected_ids
     assert tok.encode_ordinary_batch(texts, num_threads=2) == expected_ids
@@ -673,9 +684,8 @@ def test_sentencepiece_style_with_merges_across_meta():
 @pytest.mark.parametrize("name", ["bert", "cl100k", "llama3", "bert_raw"])
 def test_truncation_and_padding_stay_on_arrays(request, name):
     tok = request.getfixturevalue(name)
-    saved_trunc, saved_pad = tok.truncation, tok.padding
     text = TEXTS[-3][:900] + " 日本語 İstanbul"
-    try:
+    with settings_restored(tok):
         for max_length, stride, direction, strategy in [
             (16, 0, "right", "longest_first"),
             (16, 5, "left", "only_first"),
@@ -709,13 +719,6 @@ def test_truncation_and_padding_stay_on_arrays(request, name):
         with pytest.raises(Exception) as python_error:
             python_path(lambda: tok.encode(text))
         assert type(native_error.value) is type(python_error.value)
-    finally:
-        tok.no_truncation()
-        tok.no_padding()
-        if saved_trunc:
-            tok.enable_truncation(**saved_trunc)
-        if saved_pad:
-            tok.enable_padding(**saved_pad)
 
 
 def test_wordlevel_and_split_changes_are_seen(char_tok, cl100k):
