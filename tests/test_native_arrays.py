@@ -11,6 +11,7 @@ errors instead of crashes on bad arguments.
 from __future__ import annotations
 
 import gc
+import os
 import pickle
 
 import numpy as np
@@ -195,3 +196,35 @@ def test_native_encodings_are_untracked_until_an_attribute_is_assigned(plain):
     other = plain.encode(TEXT)
     other.ids = [1, 2, 3]
     assert gc.is_tracked(other)
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads Linux's statm")
+def test_results_are_freed_with_their_last_holder(plain):
+    """Each native result is freed when the last thing sharing it goes: encodings from
+    ``encode`` and from batches, truncation windows and numpy views outliving them. A
+    result kept by mistake would grow the process by about 25 MB here."""
+    texts = [f"{TEXT} {k}" for k in range(2000)]
+
+    def churn() -> None:
+        views = [e.ids_array for e in plain.encode_batch(texts, num_threads=2)]
+        views += [plain.encode(t).offsets_array for t in texts]
+        del views
+        plain.enable_truncation(8, stride=2)
+        try:
+            windows = [o for t in texts[:500] for o in plain.encode(t).overflowing]
+        finally:
+            plain.no_truncation()
+        assert windows and all(o._native is not None for o in windows)
+
+    churn()  # the allocator's own growth comes first
+    gc.collect()
+    before = _resident_bytes()
+    for _ in range(20):
+        churn()
+    gc.collect()
+    assert _resident_bytes() - before < 8_000_000

@@ -13,6 +13,7 @@ import gc
 
 import pytest
 from _sentencepiece_helpers import CASES, PROSE, corpus_lines, train_models
+from conftest import encoding_state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -198,9 +199,13 @@ def test_plans_equal_python_pipeline(spm_models, model):
         for text in TEXTS + corpus_lines(300):
             same(tok, text)
             same(tok, text, add_special_tokens=False)
-        # Batches (native threads) give the same encodings.
-        batch = tok.encode_batch(TEXTS, num_threads=2)
-        assert [e.ids for e in batch] == [tok.encode(t).ids for t in TEXTS], name
+        # Batches (native threads) give the same encodings: tokens (an unknown token's
+        # own text, added tokens' matched text), offsets and word ids too.
+        for threads in (1, 2):
+            batch = tok.encode_batch(TEXTS, num_threads=threads)
+            assert [encoding_state(e) for e in batch] == [
+                encoding_state(tok.encode(t)) for t in TEXTS
+            ], name
 
 
 @settings(max_examples=300, deadline=None)

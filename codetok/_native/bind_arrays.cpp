@@ -16,59 +16,79 @@
 
 namespace codetok {
 namespace bind {
-namespace {
 
-// One text's results, shared by the windows cut from it and by the numpy views of them.
-// The ids, offsets and word ids of its ``n`` tokens live in one block (one allocation
-// instead of three, a few percent of a short text's ``encode``): ``2n`` offsets, then
-// ``n`` ids and ``n`` word ids (int32). ``enc`` keeps the rest of the encoding (added-token
-// matches, tokens' own texts); its ids, offsets and words are empty.
+// One text's results, shared by the windows cut from it and by the numpy views of them
+// (``DataRef``). One allocation holds it all, this header and then its ``n`` tokens'
+// ``2n`` offsets (int64), ``n`` ids and ``n`` word ids (int32). It was two (a
+// ``std::shared_ptr``'s, holding six vectors, and the arrays'): one allocation fewer per
+// text, and a third of the bytes for a short line. ``extra`` keeps the rest of the
+// encoding (added-token matches, tokens' own texts), which most texts do not have.
 struct Data {
-    Encoded enc;
-    std::unique_ptr<int64_t[]> block;
+    size_t refs = 1;  // DataRefs to it; changed with the GIL held, or by its only owner
     size_t n = 0;
     PyObject* text = nullptr;        // owned
     PyObject* model_core = nullptr;  // owned
-    const int64_t* offsets() const { return block.get(); }
-    const int32_t* ids() const { return reinterpret_cast<const int32_t*>(block.get() + 2 * n); }
+    std::unique_ptr<Encoded> extra;  // its ids, offsets and words are empty
+    const int64_t* offsets() const { return reinterpret_cast<const int64_t*>(this + 1); }
+    const int32_t* ids() const { return reinterpret_cast<const int32_t*>(offsets() + 2 * n); }
     const int32_t* words() const { return ids() + n; }
-    // Takes ``out``'s results: its ids, offsets and words copied (they must be as many),
-    // the other vectors moved (``scratch``: copied, ``out`` keeps its capacity).
-    void take(Encoded& out, bool scratch) {
-        n = out.ids.size();
+
+    // A new Data holding a copy of ``out``'s results (its ids, offsets and words must be
+    // as many): ``out`` is a per-thread buffer that keeps its capacity for the next text.
+    static Data* make(const Encoded& out) {
+        const size_t n = out.ids.size();
         if (out.offsets.size() != 2 * n || out.words.size() != n)
             throw std::logic_error("a native result without offsets or word ids");
-        block.reset(new int64_t[2 * n + n + (n + 1) / 2 + 1]);
-        int64_t* b = block.get();
+        static_assert(sizeof(Data) % alignof(int64_t) == 0, "the offsets follow the header");
+        void* mem = std::malloc(sizeof(Data) + n * (2 * sizeof(int64_t) + 2 * sizeof(int32_t)));
+        if (mem == nullptr) throw std::bad_alloc();
+        Data* d = new (mem) Data();
+        d->n = n;
         if (n != 0) {
+            auto* b = reinterpret_cast<char*>(d + 1);
             std::memcpy(b, out.offsets.data(), 2 * n * sizeof(int64_t));
-            std::memcpy(b + 2 * n, out.ids.data(), n * sizeof(int32_t));
-            std::memcpy(reinterpret_cast<int32_t*>(b + 2 * n) + n, out.words.data(),
-                        n * sizeof(int32_t));
+            b += 2 * n * sizeof(int64_t);
+            std::memcpy(b, out.ids.data(), n * sizeof(int32_t));
+            std::memcpy(b + n * sizeof(int32_t), out.words.data(), n * sizeof(int32_t));
         }
-        if (scratch) {  // copies of exactly their size; most texts have none
-            if (!out.added.empty()) enc.added = out.added;
-            if (!out.text_at.empty()) enc.text_at = out.text_at;
-            if (!out.texts.empty()) enc.texts = out.texts;
-        } else {
-            enc.added = std::move(out.added);
-            enc.text_at = std::move(out.text_at);
-            enc.texts = std::move(out.texts);
-            out = Encoded();
+        if (!out.added.empty() || !out.text_at.empty()) {  // copies of exactly their size
+            d->extra = std::make_unique<Encoded>();
+            d->extra->added = out.added;
+            d->extra->text_at = out.text_at;
+            d->extra->texts = out.texts;
         }
+        return d;
     }
-    Data() = default;
-    Data(const Data&) = delete;
-    Data& operator=(const Data&) = delete;
-    ~Data() {  // released with the GIL held: by an object's dealloc or a capsule's
-        Py_XDECREF(text);
-        Py_XDECREF(model_core);
+    // Drops one reference; the last frees it (GIL held once it holds ``text``).
+    static void release(Data* d) noexcept {
+        if (d == nullptr || --d->refs != 0) return;
+        Py_XDECREF(d->text);
+        Py_XDECREF(d->model_core);
+        d->~Data();
+        std::free(d);
     }
 };
 
+DataRef::DataRef(DataRef&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
+DataRef& DataRef::operator=(DataRef&& o) noexcept {
+    if (this != &o) {
+        Data::release(p_);
+        p_ = o.p_;
+        o.p_ = nullptr;
+    }
+    return *this;
+}
+DataRef::~DataRef() { Data::release(p_); }
+DataRef DataRef::share() const {
+    if (p_ != nullptr) ++p_->refs;
+    return DataRef(p_);
+}
+
+namespace {
+
 struct ArraysObject {
     PyObject_HEAD
-    std::shared_ptr<Data> data;
+    DataRef data;
     Py_ssize_t start;  // the sequence is tokens [start, stop) of ``data``
     Py_ssize_t stop;
     int type_id;
@@ -126,13 +146,13 @@ bool pad_left(const ArraysObject* s) {
 }
 
 // A new object of ``type`` over ``data``'s tokens [start, stop).
-PyObject* new_arrays(PyTypeObject* type, std::shared_ptr<Data> data, Py_ssize_t start,
+PyObject* new_arrays(PyTypeObject* type, DataRef data, Py_ssize_t start,
                      Py_ssize_t stop, int type_id, bool trimmed, PyObject* before,
                      PyObject* after, PyObject* pad) {
     PyObject* o = type->tp_alloc(type, 0);
     if (o == nullptr) return nullptr;
     ArraysObject* s = as_arrays(o);
-    new (&s->data) std::shared_ptr<Data>(std::move(data));
+    new (&s->data) DataRef(std::move(data));
     s->start = start;
     s->stop = stop;
     s->type_id = type_id;
@@ -161,7 +181,7 @@ void arrays_dealloc(PyObject* o) {
     Py_XDECREF(s->ids);
     Py_XDECREF(s->offsets);
     Py_XDECREF(s->words);
-    s->data.~shared_ptr<Data>();
+    s->data.~DataRef();
     PyTypeObject* type = Py_TYPE(o);
     type->tp_free(o);
     Py_DECREF(type);  // a heap type: its instances hold a reference to it
@@ -170,8 +190,8 @@ void arrays_dealloc(PyObject* o) {
 // A read-only numpy view of ``rows`` x ``cols`` values at ``p``, keeping the data alive.
 template <class T>
 PyObject* view(const ArraysObject* s, const T* p, Py_ssize_t rows, Py_ssize_t cols) {
-    auto* keep = new std::shared_ptr<Data>(s->data);
-    py::capsule base(keep, [](void* q) { delete static_cast<std::shared_ptr<Data>*>(q); });
+    auto* keep = new DataRef(s->data.share());
+    py::capsule base(keep, [](void* q) { delete static_cast<DataRef*>(q); });
     const auto item = static_cast<Py_ssize_t>(sizeof(T));
     py::array_t<T> a = cols == 1 ? py::array_t<T>({rows}, {item}, p, base)
                                  : py::array_t<T>({rows, cols}, {cols * item, item}, p, base);
@@ -313,15 +333,16 @@ PyObject* arrays_tokens(PyObject* o, PyObject*) {
             if (v == nullptr) throw py::error_already_set();
             PyList_SetItem(toks.ptr(), static_cast<Py_ssize_t>(k - s->start), v);  // steals v
         };
-        const std::vector<int64_t>& added = d.enc.added;
+        if (!d.extra) return toks.release().ptr();
+        const std::vector<int64_t>& added = d.extra->added;
         for (size_t j = 0; j + 2 < added.size(); j += 3)
             if (added[j] >= s->start && added[j] < s->stop)
                 place(added[j], PyUnicode_Substring(d.text, added[j + 1], added[j + 2]));
-        const std::vector<int64_t>& at = d.enc.text_at;
+        const std::vector<int64_t>& at = d.extra->text_at;
         for (size_t j = 0; j + 2 < at.size(); j += 3)
             if (at[j] >= s->start && at[j] < s->stop)
                 place(at[j], PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND,
-                                                       d.enc.texts.data() + at[j + 1],
+                                                       d.extra->texts.data() + at[j + 1],
                                                        static_cast<Py_ssize_t>(at[j + 2] - at[j + 1])));
         return toks.release().ptr();
     });
@@ -352,7 +373,7 @@ PyObject* arrays_with(PyObject* o, PyObject* const* args, Py_ssize_t nargs) {
         if (args[5] != Py_None && !(PyTuple_Check(args[5]) && PyTuple_GET_SIZE(args[5]) == 5 &&
                                     PyLong_Check(PyTuple_GET_ITEM(args[5], 0))))
             throw py::type_error("pad must be None or (count, left, id, type_id, token)");
-        return new_arrays(Py_TYPE(o), s->data, s->start + a, s->start + b,
+        return new_arrays(Py_TYPE(o), s->data.share(), s->start + a, s->start + b,
                           static_cast<int>(type_id), s->trimmed != 0, args[3], args[4], args[5]);
     });
 }
@@ -645,21 +666,27 @@ Layout parse_layout(const py::handle& layout) {
     return out;
 }
 
-py::object make_arrays(Encoded& out, const py::handle& text, const py::handle& model_core,
-                       const Layout& layout, bool trimmed, bool scratch) {
-    if (!out.ok) return py::none();
-    auto data = std::make_shared<Data>();
-    data->take(out, scratch);
+DataRef pack(const Encoded& out) { return DataRef(out.ok ? Data::make(out) : nullptr); }
+
+py::object make_arrays(DataRef data, const py::handle& text, const py::handle& model_core,
+                       const Layout& layout, bool trimmed) {
+    if (!data) return py::none();
+    Data& d = *data;
     Py_INCREF(text.ptr());
-    data->text = text.ptr();
+    Py_XSETREF(d.text, text.ptr());
     Py_INCREF(model_core.ptr());
-    data->model_core = model_core.ptr();
-    const auto n = static_cast<Py_ssize_t>(data->n);
+    Py_XSETREF(d.model_core, model_core.ptr());
+    const auto n = static_cast<Py_ssize_t>(d.n);
     PyTypeObject* type = g_arrays != nullptr ? g_arrays : g_base;
     PyObject* o = new_arrays(type, std::move(data), 0, n, layout.type_id, trimmed,
                              layout.before.ptr(), layout.after.ptr(), Py_None);
     if (o == nullptr) throw py::error_already_set();
     return py::reinterpret_steal<py::object>(o);
+}
+
+py::object make_arrays(const Encoded& out, const py::handle& text, const py::handle& model_core,
+                       const Layout& layout, bool trimmed) {
+    return make_arrays(pack(out), text, model_core, layout, trimmed);
 }
 
 py::object make_encoding(py::object arrays, const Layout& layout) {

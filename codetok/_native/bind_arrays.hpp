@@ -1,10 +1,10 @@
 // ``_core.Arrays``: one native result as a Python object, and the ``Encoding`` over it.
 //
 // A native plan's result for one sequence (text_pipeline.hpp's ``Encoded``) is handed to
-// Python without copying it into numpy arrays or lists: ``Arrays`` owns the vectors (shared
-// by the windows truncation cuts from them) and makes read-only numpy views, the id list
-// and the token strings only when asked. Python subclasses it as
-// ``codetok.encoding.NativeArrays``, which adds the rest of the interface in Python.
+// Python without making numpy arrays or lists of it: ``Arrays`` holds one copy of its
+// arrays (``Data``, shared by the windows truncation cuts from it) and makes read-only numpy
+// views, the id list and the token strings only when asked. ``codetok.encoding`` names it
+// ``NativeArrays`` and adds the rest of the interface in Python.
 //
 // ``make_encoding`` builds the ``codetok.encoding.Encoding`` over a result in C, as
 // ``Encoding._from_native`` does: for a short text, the Python calls around a native call
@@ -34,14 +34,45 @@ struct Layout {
 // ``(before, after, type_id)``.
 Layout parse_layout(const py::handle& layout);
 
-// A new ``NativeArrays`` over ``out`` (its vectors are moved out), or None when
-// ``out.ok`` is false. ``text``: the encoded str (for added tokens' text);
-// ``model_core``: what gives token strings (``tokens(ids)``); ``trimmed``: the ByteLevel
-// offset trimming is applied. ``scratch``: ``out`` is a per-thread buffer that keeps its
-// capacity for the next text; the result gets exact-size copies of its vectors (moving
-// them out made every text grow its vectors from nothing again, a few reallocations each).
-py::object make_arrays(Encoded& out, const py::handle& text, const py::handle& model_core,
-                       const Layout& layout, bool trimmed, bool scratch = false);
+// One text's result as the ``NativeArrays`` over it hold it (bind_arrays.cpp).
+struct Data;
+
+// An owning reference to a ``Data`` (null: none). Dropping the last one frees it, with the
+// GIL held once a ``NativeArrays`` has wrapped it; a batch's workers make and hand them
+// over without it.
+class DataRef {
+  public:
+    DataRef() = default;
+    explicit DataRef(Data* p) : p_(p) {}
+    DataRef(const DataRef&) = delete;
+    DataRef& operator=(const DataRef&) = delete;
+    DataRef(DataRef&& o) noexcept;
+    DataRef& operator=(DataRef&& o) noexcept;
+    ~DataRef();
+    DataRef share() const;  // another reference (GIL held)
+    Data* get() const { return p_; }
+    Data& operator*() const { return *p_; }
+    Data* operator->() const { return p_; }
+    explicit operator bool() const { return p_ != nullptr; }
+
+  private:
+    Data* p_ = nullptr;
+};
+
+// ``out``'s results copied into a new ``Data`` (``out`` is a per-thread buffer that keeps
+// its capacity for the next text), or null when ``out.ok`` is false. No Python object is
+// touched: a batch's workers pack their texts' results without the GIL, so the thread
+// holding it only wraps them.
+DataRef pack(const Encoded& out);
+
+// A new ``NativeArrays`` over ``data`` (null: None). ``text``: the encoded str (for added
+// tokens' text); ``model_core``: what gives token strings (``tokens(ids)``); ``trimmed``:
+// the ByteLevel offset trimming is applied. GIL held.
+py::object make_arrays(DataRef data, const py::handle& text, const py::handle& model_core,
+                       const Layout& layout, bool trimmed);
+// ``make_arrays`` of ``pack(out)``.
+py::object make_arrays(const Encoded& out, const py::handle& text, const py::handle& model_core,
+                       const Layout& layout, bool trimmed);
 
 // A new ``Encoding`` over ``arrays`` (a ``NativeArrays``, or None: gives None).
 py::object make_encoding(py::object arrays, const Layout& layout);

@@ -135,7 +135,7 @@ class PipelineCore {
     py::object arrays_of(PyObject* text, const std::vector<int32_t>& skip, int trim,
                          const py::handle& model_core, const Layout& lay) const {
         codetok::Encoded& out = encode_one(text, skip, trim);
-        py::object arrays = make_arrays(out, text, model_core, lay, trim != 0, true);
+        py::object arrays = make_arrays(out, text, model_core, lay, trim != 0);
         release(out);
         return arrays;
     }
@@ -157,19 +157,23 @@ class PipelineCore {
     }
 
     // ``encode`` (``encodings``: ``encode_encoding``) of every text on native threads;
-    // entries are None where it would give None.
+    // entries are None where it would give None. The workers pack each result (copies of
+    // exactly its size, out of their reused buffers), so the thread holding the GIL only
+    // wraps them: with a vector per result grown by the workers and copied and freed here,
+    // a batch of short lines ran slower on two threads than a loop of ``encode`` on one.
     py::list encode_batch(const py::handle& texts, const py::handle& skip, int trim,
                           long long threads, const py::handle& model_core,
                           const py::handle& layout, bool encodings) const {
         const Layout lay = parse_layout(layout);
-        py::object seq = py::reinterpret_steal<py::object>(
-            PySequence_Fast(texts.ptr(), "expected a list of str"));
-        if (!seq) throw py::error_already_set();
-        std::vector<codetok::Encoded> outs = run(seq, skip, trim, true, threads);
-        py::list result(outs.size());
-        for (size_t k = 0; k < outs.size(); ++k) {
+        py::object seq = fast_sequence(texts);
+        const size_t n = static_cast<size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
+        std::vector<DataRef> packed(n);
+        each(seq, skip, trim, true, threads,
+             [&](size_t k, codetok::Encoded& out) { packed[k] = pack(out); });
+        py::list result(n);
+        for (size_t k = 0; k < n; ++k) {
             py::handle text = PySequence_Fast_GET_ITEM(seq.ptr(), k);
-            py::object a = make_arrays(outs[k], text, model_core, lay, trim != 0);
+            py::object a = make_arrays(std::move(packed[k]), text, model_core, lay, trim != 0);
             if (encodings) a = make_encoding(std::move(a), lay);
             PyList_SET_ITEM(result.ptr(), k, a.release().ptr());
         }
@@ -178,11 +182,12 @@ class PipelineCore {
 
     py::list encode_ids_batch(const py::handle& texts, const py::handle& skip,
                               long long threads) const {
-        std::vector<codetok::Encoded> outs = run(texts, skip, 0, false, threads);
-        py::list result(outs.size());
-        for (size_t k = 0; k < outs.size(); ++k) {
-            py::object o = outs[k].ok ? py::object(int_list(outs[k].ids.data(), outs[k].ids.size()))
-                                      : py::object(py::none());
+        py::object seq = fast_sequence(texts);
+        const std::vector<Ids> all = ids_each(seq, skip, threads);
+        py::list result(all.size());
+        for (size_t k = 0; k < all.size(); ++k) {
+            py::object o = all[k].ok ? py::object(int_list(all[k].ids.data(), all[k].ids.size()))
+                                     : py::object(py::none());
             PyList_SET_ITEM(result.ptr(), k, o.release().ptr());
         }
         return result;
@@ -192,15 +197,16 @@ class PipelineCore {
     // ids[bounds[k]:bounds[k + 1]]); None when any text needs the Python path.
     py::object encode_flat(const py::handle& texts, const py::handle& skip,
                            long long threads) const {
-        std::vector<codetok::Encoded> outs = run(texts, skip, 0, false, threads);
+        py::object seq = fast_sequence(texts);
+        const std::vector<Ids> all = ids_each(seq, skip, threads);
         std::vector<int64_t> bounds{0};
-        for (const auto& o : outs) {
+        for (const auto& o : all) {
             if (!o.ok) return py::none();
             bounds.push_back(bounds.back() + static_cast<int64_t>(o.ids.size()));
         }
         py::array_t<int32_t> ids(static_cast<py::ssize_t>(bounds.back()));
         int32_t* dst = ids.mutable_data();
-        for (const auto& o : outs) {
+        for (const auto& o : all) {
             if (!o.ids.empty()) std::memcpy(dst, o.ids.data(), o.ids.size() * sizeof(int32_t));
             dst += o.ids.size();
         }
@@ -208,19 +214,42 @@ class PipelineCore {
     }
 
   private:
-    std::vector<codetok::Encoded> run(const py::handle& texts, const py::handle& skip, int trim,
-                                      bool want_offsets, long long threads) const {
-        // The strs stay alive and immutable in ``seq`` while the workers read them in place
-        // without the GIL.
+    // One text's ids in a batch; ``ok`` false: the Python path decides.
+    struct Ids {
+        std::vector<int32_t> ids;
+        bool ok = true;
+    };
+
+    static py::object fast_sequence(const py::handle& texts) {
         py::object seq = py::reinterpret_steal<py::object>(
             PySequence_Fast(texts.ptr(), "expected a list of str"));
         if (!seq) throw py::error_already_set();
+        return seq;
+    }
+
+    // The ids of every text of ``seq`` (exact-size copies), on native threads.
+    std::vector<Ids> ids_each(const py::object& seq, const py::handle& skip,
+                              long long threads) const {
+        std::vector<Ids> all(static_cast<size_t>(PySequence_Fast_GET_SIZE(seq.ptr())));
+        each(seq, skip, 0, false, threads, [&](size_t k, codetok::Encoded& out) {
+            all[k].ok = out.ok;
+            if (out.ok) all[k].ids.assign(out.ids.begin(), out.ids.end());
+        });
+        return all;
+    }
+
+    // Encodes every str of ``seq`` (a ``PySequence_Fast``) on up to ``threads`` native
+    // threads without the GIL, each text in its thread's reused buffers, and hands each
+    // result to ``sink(k, out)`` there (``out.ok`` false: the Python path decides). The
+    // strs stay alive and immutable in ``seq`` while the workers read them in place.
+    template <class Sink>
+    void each(const py::object& seq, const py::handle& skip, int trim, bool want_offsets,
+              long long threads, Sink&& sink) const {
         const size_t n = static_cast<size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
         PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
         std::vector<StrView> views(n);
         for (size_t k = 0; k < n; ++k) views[k] = str_view(items[k]);
         std::vector<int32_t> sk = sorted_ids(skip);
-        std::vector<codetok::Encoded> outs(n);
         py::gil_scoped_release nogil;
         // Longest texts first, so no thread is left with a long one at the end; but only
         // when one text is long against the whole batch: otherwise source order, which
@@ -237,15 +266,18 @@ class PipelineCore {
                              [&](size_t x, size_t y) { return views[x].n > views[y].n; });
         parallel_for(n, threads, [&](size_t i) {
             const size_t k = order[i];
+            codetok::Encoded& out = reused();
             if (left_to_python(views[k])) {
-                outs[k].ok = false;
-                return;
+                out.clear();
+                out.ok = false;
+            } else {
+                with_units(views[k], [&](const auto* t, size_t len) {
+                    kernel_->encode(t, len, sk, trim, want_offsets, out);
+                });
             }
-            with_units(views[k], [&](const auto* t, size_t len) {
-                kernel_->encode(t, len, sk, trim, want_offsets, outs[k]);
-            });
+            sink(k, out);
+            release(out);
         });
-        return outs;
     }
 
     // One text's result buffers, kept per thread between calls (the arrays copy them out);
