@@ -9,8 +9,12 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace codetok {
@@ -80,6 +84,32 @@ inline std::array<Cp, 256> byte_level_alphabet() {
     }
     return out;
 }
+
+// An allocator whose ``resize`` leaves the new elements uninitialized: for scratch
+// buffers that are grown and then written in place (a value-initializing ``resize``
+// would clear them first).
+template <class T>
+struct NoInitAllocator : std::allocator<T> {
+    template <class U>
+    struct rebind {
+        using other = NoInitAllocator<U>;
+    };
+    NoInitAllocator() = default;
+    template <class U>
+    NoInitAllocator(const NoInitAllocator<U>&) noexcept {}
+    template <class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible<U>::value) {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+// A vector of a trivial type whose ``resize`` does not initialize (see above).
+template <class T>
+using ScratchVector = std::vector<T, NoInitAllocator<T>>;
 
 // FNV-1a over code points; ``hash_step`` lets a caller extend a key one char at a time.
 constexpr uint64_t kHashSeed = 1469598103934665603ULL;

@@ -72,52 +72,63 @@ void UnigramPipeline::gather_words(size_t p0, size_t p1, size_t a, bool want_off
 
 // Reference: ``Metaspace.split`` of the word ``norm[p0:p1]`` (cuts merged with the next
 // piece): its chars (and, for offsets, their original indices) appended to ``w.piece``,
-// and its pieces to ``w.pieces``.
+// and its pieces to ``w.pieces``. One pass writes each char and extends its piece's hash
+// (the copy, the cut search and the hash were three).
 void UnigramPipeline::gather(size_t p0, size_t p1, size_t a, bool want_offsets,
                              Scratch& w) const {
     const NormalizedText& nt = w.norm;
     const Cp meta = spec_.meta;
-    std::vector<Cp>& text = w.piece;
-    std::vector<uint32_t>& src = w.piece_src;
-    const size_t base = text.size();
-    const auto from = nt.src.begin() + static_cast<std::ptrdiff_t>(p0);
+    const Cp* in = nt.text.data();
+    const uint32_t* in_src = nt.src.data();
+    bool lead = false;  // a replacement char goes first
     if (spec_.metaspace) {
-        const bool starts_meta = nt.text[p0] == meta || (nt.text[p0] == ' ');
-        if (!starts_meta && (spec_.prepend == 1 || (spec_.prepend == 2 && a + nt.src[p0] == 0))) {
-            text.push_back(meta);
-            if (want_offsets) src.push_back(nt.src[p0]);
-        }
-        for (size_t k = p0; k < p1; ++k) text.push_back(nt.text[k] == ' ' ? meta : nt.text[k]);
-    } else {
-        text.insert(text.end(), nt.text.begin() + static_cast<std::ptrdiff_t>(p0),
-                    nt.text.begin() + static_cast<std::ptrdiff_t>(p1));
+        const bool starts_meta = in[p0] == meta || in[p0] == ' ';
+        lead = !starts_meta && (spec_.prepend == 1 || (spec_.prepend == 2 && a + in_src[p0] == 0));
     }
-    if (want_offsets) src.insert(src.end(), from, from + static_cast<std::ptrdiff_t>(p1 - p0));
-    const size_t m = text.size();
-    size_t i = base;
-    while (i < m) {
-        size_t j = i + 1;
-        if (spec_.metaspace && spec_.split)
-            while (j < m && text[j] != meta) ++j;
-        else
-            j = m;
-        const uint64_t h = hash_cps(text.data() + i, j - i);
-        if (j - i <= HotPiece::kMaxChars) {
+    const size_t base = w.piece.size();
+    const size_t m = base + (lead ? 1 : 0) + (p1 - p0);
+    w.piece.resize(m);
+    Cp* text = w.piece.data();
+    if (want_offsets) {
+        w.piece_src.resize(m);
+        uint32_t* src = w.piece_src.data() + base;
+        if (lead) *src++ = in_src[p0];
+        std::copy(in_src + p0, in_src + p1, src);
+    }
+    const bool cut = spec_.metaspace && spec_.split;  // a piece ends before each meta char
+    size_t start = base, o = base;
+    uint64_t h = kHashSeed;
+    auto close = [&](size_t end) {
+        if (end - start <= HotPiece::kMaxChars) {
             const HotPiece* hot = &w.hot[mix64(h) & (UnigramScratch::kHotSlots - 1)];
             __builtin_prefetch(hot);
             __builtin_prefetch(reinterpret_cast<const char*>(hot) + 64);
         }
-        w.pieces.push_back({i, j, h});
-        i = j;
-    }
+        w.pieces.push_back({start, end, h});
+    };
+    auto put = [&](Cp c) {
+        if (cut && c == meta && o != start) {
+            close(o);
+            start = o;
+            h = kHashSeed;
+        }
+        text[o++] = c;
+        h = hash_step(h, c);
+    };
+    if (lead) put(meta);
+    if (spec_.metaspace)
+        for (size_t k = p0; k < p1; ++k) put(in[k] == ' ' ? meta : in[k]);
+    else
+        for (size_t k = p0; k < p1; ++k) put(in[k]);
+    close(o);
 }
 
 // Reference: ``Unigram.tokenize`` of each gathered piece; each piece is a word (its
 // word id) of its own.
 bool UnigramPipeline::emit(size_t a, bool want_offsets, Scratch& w, int32_t& word,
                            Encoded& out) const {
-    const std::vector<Cp>& text = w.piece;
-    const std::vector<uint32_t>& src = w.piece_src;
+    const ScratchVector<Cp>& text = w.piece;
+    const ScratchVector<uint32_t>& src = w.piece_src;
     for (const GatheredPiece& p : w.pieces) {
         const int32_t* ids;
         const int64_t* lens;

@@ -63,8 +63,8 @@ struct UnigramScratch {
     std::vector<AddedSegment> raw;
     NormalizedText norm;
     NormStepsScratch steps;
-    std::vector<Cp> piece;           // one stretch's words after Metaspace
-    std::vector<uint32_t> piece_src;  // their original indices (for offsets)
+    ScratchVector<Cp> piece;           // one stretch's words after Metaspace
+    ScratchVector<uint32_t> piece_src;  // their original indices (for offsets)
     std::vector<GatheredPiece> pieces;
     std::vector<AddedSegment> normalized;  // normalized added tokens in one stretch
     std::vector<int64_t> starts;
