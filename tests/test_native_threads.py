@@ -61,3 +61,23 @@ def test_python_threads_share_a_plan(plans: dict[str, Tokenizer], name: str) -> 
 
     with ThreadPoolExecutor(16) as ex:
         assert all(ex.map(work, range(32)))
+
+
+@pytest.mark.parametrize("name", ["bert", "cl100k", "unigram"])
+def test_batches_of_mixed_lengths_on_any_thread_count(plans: dict[str, Tokenizer], name: str):
+    """The calling thread makes each text's Python objects as soon as it is encoded, and
+    encodes texts too when it has caught up; long texts (encoded without the GIL) first.
+    Any mix, any thread count: the loop's results, each in its place."""
+    tok = plans[name]
+    lines = corpus_lines(600)
+    long_text = "\n".join(lines[:300])
+    assert len(long_text) > 4096
+    batches = [[], [lines[0]], lines[:7], [*lines[:200], long_text, *lines[200:400], ""]]
+    for texts in batches:
+        want = [tok.encode(t) for t in texts]
+        want_ordinary = [tok.encode_ordinary(t) for t in texts]
+        for threads in (1, 2, 3, THREADS):
+            got = tok.encode_batch(texts, num_threads=threads)
+            assert [e.ids for e in got] == [e.ids for e in want]
+            assert [e.offsets for e in got] == [e.offsets for e in want]
+            assert tok.encode_ordinary_batch(texts, num_threads=threads) == want_ordinary

@@ -157,39 +157,62 @@ class PipelineCore {
     }
 
     // ``encode`` (``encodings``: ``encode_encoding``) of every text on native threads;
-    // entries are None where it would give None. The workers pack each result (copies of
-    // exactly its size, out of their reused buffers), so the thread holding the GIL only
-    // wraps them: with a vector per result grown by the workers and copied and freed here,
-    // a batch of short lines ran slower on two threads than a loop of ``encode`` on one.
+    // entries are None where it would give None. The workers copy each result out of
+    // their reused buffers into one allocation (``pack``), and this thread wraps each in
+    // its Python objects as soon as it is ready, while the others go on encoding.
     py::list encode_batch(const py::handle& texts, const py::handle& skip, int trim,
                           long long threads, const py::handle& model_core,
                           const py::handle& layout, bool encodings) const {
         const Layout lay = parse_layout(layout);
-        py::object seq = fast_sequence(texts);
-        const size_t n = static_cast<size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
+        const Batch b = batch(texts, skip, threads);
+        const size_t n = b.views.size();
         std::vector<DataRef> packed(n);
-        each(seq, skip, trim, true, threads,
-             [&](size_t k, codetok::Encoded& out) { packed[k] = pack(out); });
         py::list result(n);
-        for (size_t k = 0; k < n; ++k) {
-            py::handle text = PySequence_Fast_GET_ITEM(seq.ptr(), k);
-            py::object a = make_arrays(std::move(packed[k]), text, model_core, lay, trim != 0);
-            if (encodings) a = make_encoding(std::move(a), lay);
-            PyList_SET_ITEM(result.ptr(), k, a.release().ptr());
-        }
+        ordered_parallel(
+            n, threads,
+            [&](size_t i) {
+                const size_t k = b.order[i];
+                codetok::Encoded& out = encode_view(b, k, trim, true);
+                packed[k] = pack(out);
+                release(out);
+            },
+            [&](size_t i) { return heavy(b, i); },
+            [&](size_t i) {
+                const size_t k = b.order[i];
+                py::handle text = PySequence_Fast_GET_ITEM(b.seq.ptr(), k);
+                py::object a = make_arrays(std::move(packed[k]), text, model_core, lay, trim != 0);
+                if (encodings) a = make_encoding(std::move(a), lay);
+                PyList_SET_ITEM(result.ptr(), k, a.release().ptr());
+            });
         return result;
     }
 
+    // ``encode_ids`` of every text on native threads, each list made as soon as its ids
+    // are ready (see ``encode_batch``).
     py::list encode_ids_batch(const py::handle& texts, const py::handle& skip,
                               long long threads) const {
-        py::object seq = fast_sequence(texts);
-        const std::vector<Ids> all = ids_each(seq, skip, threads);
-        py::list result(all.size());
-        for (size_t k = 0; k < all.size(); ++k) {
-            py::object o = all[k].ok ? py::object(int_list(all[k].ids.data(), all[k].ids.size()))
-                                     : py::object(py::none());
-            PyList_SET_ITEM(result.ptr(), k, o.release().ptr());
-        }
+        const Batch b = batch(texts, skip, threads);
+        const size_t n = b.views.size();
+        std::vector<Ids> all(n);
+        py::list result(n);
+        ordered_parallel(
+            n, threads,
+            [&](size_t i) {
+                const size_t k = b.order[i];
+                codetok::Encoded& out = encode_view(b, k, 0, false);
+                all[k].ok = out.ok;
+                if (out.ok) all[k].ids.assign(out.ids.begin(), out.ids.end());
+                release(out);
+            },
+            [&](size_t i) { return heavy(b, i); },
+            [&](size_t i) {
+                const size_t k = b.order[i];
+                Ids& one = all[k];
+                py::object o = one.ok ? py::object(int_list(one.ids.data(), one.ids.size()))
+                                      : py::object(py::none());
+                std::vector<int32_t>().swap(one.ids);
+                PyList_SET_ITEM(result.ptr(), k, o.release().ptr());
+            });
         return result;
     }
 
@@ -197,8 +220,19 @@ class PipelineCore {
     // ids[bounds[k]:bounds[k + 1]]); None when any text needs the Python path.
     py::object encode_flat(const py::handle& texts, const py::handle& skip,
                            long long threads) const {
-        py::object seq = fast_sequence(texts);
-        const std::vector<Ids> all = ids_each(seq, skip, threads);
+        const Batch b = batch(texts, skip, threads);
+        const size_t n = b.views.size();
+        std::vector<Ids> all(n);
+        {
+            py::gil_scoped_release nogil;
+            parallel_for(n, threads, [&](size_t i) {
+                const size_t k = b.order[i];
+                codetok::Encoded& out = encode_view(b, k, 0, false);
+                all[k].ok = out.ok;
+                if (out.ok) all[k].ids.assign(out.ids.begin(), out.ids.end());
+                release(out);
+            });
+        }
         std::vector<int64_t> bounds{0};
         for (const auto& o : all) {
             if (!o.ok) return py::none();
@@ -220,64 +254,58 @@ class PipelineCore {
         bool ok = true;
     };
 
-    static py::object fast_sequence(const py::handle& texts) {
-        py::object seq = py::reinterpret_steal<py::object>(
+    // A batch of strs as the workers read them: in place, without the GIL, while ``seq``
+    // keeps them alive and immutable; ``order``: the order to encode them in.
+    struct Batch {
+        py::object seq;  // a ``PySequence_Fast``
+        std::vector<StrView> views;
+        std::vector<size_t> order;
+        std::vector<int32_t> skip;  // sorted
+    };
+
+    static Batch batch(const py::handle& texts, const py::handle& skip, long long threads) {
+        Batch b;
+        b.seq = py::reinterpret_steal<py::object>(
             PySequence_Fast(texts.ptr(), "expected a list of str"));
-        if (!seq) throw py::error_already_set();
-        return seq;
-    }
-
-    // The ids of every text of ``seq`` (exact-size copies), on native threads.
-    std::vector<Ids> ids_each(const py::object& seq, const py::handle& skip,
-                              long long threads) const {
-        std::vector<Ids> all(static_cast<size_t>(PySequence_Fast_GET_SIZE(seq.ptr())));
-        each(seq, skip, 0, false, threads, [&](size_t k, codetok::Encoded& out) {
-            all[k].ok = out.ok;
-            if (out.ok) all[k].ids.assign(out.ids.begin(), out.ids.end());
-        });
-        return all;
-    }
-
-    // Encodes every str of ``seq`` (a ``PySequence_Fast``) on up to ``threads`` native
-    // threads without the GIL, each text in its thread's reused buffers, and hands each
-    // result to ``sink(k, out)`` there (``out.ok`` false: the Python path decides). The
-    // strs stay alive and immutable in ``seq`` while the workers read them in place.
-    template <class Sink>
-    void each(const py::object& seq, const py::handle& skip, int trim, bool want_offsets,
-              long long threads, Sink&& sink) const {
-        const size_t n = static_cast<size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
-        PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
-        std::vector<StrView> views(n);
-        for (size_t k = 0; k < n; ++k) views[k] = str_view(items[k]);
-        std::vector<int32_t> sk = sorted_ids(skip);
-        py::gil_scoped_release nogil;
+        if (!b.seq) throw py::error_already_set();
+        const size_t n = static_cast<size_t>(PySequence_Fast_GET_SIZE(b.seq.ptr()));
+        PyObject** items = PySequence_Fast_ITEMS(b.seq.ptr());
+        b.views.resize(n);
+        for (size_t k = 0; k < n; ++k) b.views[k] = str_view(items[k]);
+        b.skip = sorted_ids(skip);
         // Longest texts first, so no thread is left with a long one at the end; but only
         // when one text is long against the whole batch: otherwise source order, which
         // keeps each thread's texts and results together in memory.
-        std::vector<size_t> order(n);
-        for (size_t k = 0; k < n; ++k) order[k] = k;
+        b.order.resize(n);
+        for (size_t k = 0; k < n; ++k) b.order[k] = k;
         size_t total = 0, longest = 0;
-        for (const StrView& v : views) {
+        for (const StrView& v : b.views) {
             total += v.n;
             longest = std::max(longest, v.n);
         }
         if (threads > 1 && longest * static_cast<size_t>(threads) * 8 > total)
-            std::stable_sort(order.begin(), order.end(),
-                             [&](size_t x, size_t y) { return views[x].n > views[y].n; });
-        parallel_for(n, threads, [&](size_t i) {
-            const size_t k = order[i];
-            codetok::Encoded& out = reused();
-            if (left_to_python(views[k])) {
-                out.clear();
-                out.ok = false;
-            } else {
-                with_units(views[k], [&](const auto* t, size_t len) {
-                    kernel_->encode(t, len, sk, trim, want_offsets, out);
-                });
-            }
-            sink(k, out);
-            release(out);
-        });
+            std::stable_sort(b.order.begin(), b.order.end(), [&](size_t x, size_t y) {
+                return b.views[x].n > b.views[y].n;
+            });
+        return b;
+    }
+
+    // Item ``i`` (in encoding order) is long enough to encode without the GIL.
+    static bool heavy(const Batch& b, size_t i) { return b.views[b.order[i]].n >= kNoGilFrom; }
+
+    // Text ``k`` of the batch in this thread's reused buffers (``ok`` false: the Python
+    // path decides). No GIL needed.
+    codetok::Encoded& encode_view(const Batch& b, size_t k, int trim, bool want_offsets) const {
+        codetok::Encoded& out = reused();
+        if (left_to_python(b.views[k])) {
+            out.clear();
+            out.ok = false;
+        } else {
+            with_units(b.views[k], [&](const auto* t, size_t len) {
+                kernel_->encode(t, len, b.skip, trim, want_offsets, out);
+            });
+        }
+        return out;
     }
 
     // One text's result buffers, kept per thread between calls (the arrays copy them out);
@@ -316,7 +344,6 @@ class PipelineCore {
     }
     template <class Fn>
     static void run_one(const StrView& v, Fn&& fn) {
-        constexpr size_t kNoGilFrom = 4096;
         if (v.n < kNoGilFrom) {
             with_units(v, fn);
             return;
@@ -326,6 +353,8 @@ class PipelineCore {
     }
 
     static inline const std::vector<int32_t> kNoSkip{};
+    // A text shorter than this encodes with the GIL held (releasing it costs more).
+    static constexpr size_t kNoGilFrom = 4096;
     std::unique_ptr<codetok::TextPipeline> kernel_;
     bool surrogates_to_python_ = false;
 
