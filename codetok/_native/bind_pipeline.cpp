@@ -165,26 +165,15 @@ class PipelineCore {
                           const py::handle& layout, bool encodings) const {
         const Layout lay = parse_layout(layout);
         const Batch b = batch(texts, skip, threads);
-        const size_t n = b.views.size();
-        std::vector<DataRef> packed(n);
-        py::list result(n);
-        ordered_parallel(
-            n, threads,
-            [&](size_t i) {
-                const size_t k = b.order[i];
-                codetok::Encoded& out = encode_view(b, k, trim, true);
-                packed[k] = pack(out);
-                release(out);
-            },
-            [&](size_t i) { return heavy(b, i); },
-            [&](size_t i) {
-                const size_t k = b.order[i];
+        std::vector<DataRef> packed(b.views.size());
+        return batch_list(
+            b, threads, trim, true,
+            [&](size_t k, const codetok::Encoded& out) { packed[k] = pack(out); },
+            [&](size_t k) {
                 py::handle text = PySequence_Fast_GET_ITEM(b.seq.ptr(), k);
                 py::object a = make_arrays(std::move(packed[k]), text, model_core, lay, trim != 0);
-                if (encodings) a = make_encoding(std::move(a), lay);
-                PyList_SET_ITEM(result.ptr(), k, a.release().ptr());
+                return encodings ? make_encoding(std::move(a), lay) : a;
             });
-        return result;
     }
 
     // ``encode_ids`` of every text on native threads, each list made as soon as its ids
@@ -192,28 +181,16 @@ class PipelineCore {
     py::list encode_ids_batch(const py::handle& texts, const py::handle& skip,
                               long long threads) const {
         const Batch b = batch(texts, skip, threads);
-        const size_t n = b.views.size();
-        std::vector<Ids> all(n);
-        py::list result(n);
-        ordered_parallel(
-            n, threads,
-            [&](size_t i) {
-                const size_t k = b.order[i];
-                codetok::Encoded& out = encode_view(b, k, 0, false);
-                all[k].ok = out.ok;
-                if (out.ok) all[k].ids.assign(out.ids.begin(), out.ids.end());
-                release(out);
-            },
-            [&](size_t i) { return heavy(b, i); },
-            [&](size_t i) {
-                const size_t k = b.order[i];
+        std::vector<Ids> all(b.views.size());
+        return batch_list(
+            b, threads, 0, false, [&](size_t k, const codetok::Encoded& out) { all[k].keep(out); },
+            [&](size_t k) {
                 Ids& one = all[k];
                 py::object o = one.ok ? py::object(int_list(one.ids.data(), one.ids.size()))
                                       : py::object(py::none());
                 std::vector<int32_t>().swap(one.ids);
-                PyList_SET_ITEM(result.ptr(), k, o.release().ptr());
+                return o;
             });
-        return result;
     }
 
     // All ids of all texts in one int32 array, and the int64 bounds (text k is
@@ -228,8 +205,7 @@ class PipelineCore {
             parallel_for(n, threads, [&](size_t i) {
                 const size_t k = b.order[i];
                 codetok::Encoded& out = encode_view(b, k, 0, false);
-                all[k].ok = out.ok;
-                if (out.ok) all[k].ids.assign(out.ids.begin(), out.ids.end());
+                all[k].keep(out);
                 release(out);
             });
         }
@@ -252,6 +228,10 @@ class PipelineCore {
     struct Ids {
         std::vector<int32_t> ids;
         bool ok = true;
+        void keep(const codetok::Encoded& out) {  // an exact-size copy of its ids
+            ok = out.ok;
+            if (ok) ids.assign(out.ids.begin(), out.ids.end());
+        }
     };
 
     // A batch of strs as the workers read them: in place, without the GIL, while ``seq``
@@ -288,6 +268,30 @@ class PipelineCore {
                 return b.views[x].n > b.views[y].n;
             });
         return b;
+    }
+
+    // A list with one object per text of ``b``, made on native threads: ``keep(k, out)``
+    // (a worker, without the GIL) keeps what it needs of text k's result ``out``, which
+    // lives in the thread's reused buffers; ``make(k)`` (GIL held) makes its object as soon
+    // as it is kept (see ``ordered_parallel``).
+    template <class Keep, class Make>
+    py::list batch_list(const Batch& b, long long threads, int trim, bool want_offsets,
+                        Keep&& keep, Make&& make) const {
+        py::list result(b.views.size());
+        ordered_parallel(
+            b.views.size(), threads,
+            [&](size_t i) {
+                const size_t k = b.order[i];
+                codetok::Encoded& out = encode_view(b, k, trim, want_offsets);
+                keep(k, out);
+                release(out);
+            },
+            [&](size_t i) { return heavy(b, i); },
+            [&](size_t i) {
+                const size_t k = b.order[i];
+                PyList_SET_ITEM(result.ptr(), k, make(k).release().ptr());
+            });
+        return result;
     }
 
     // Item ``i`` (in encoding order) is long enough to encode without the GIL.
