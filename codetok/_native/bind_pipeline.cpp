@@ -567,26 +567,27 @@ PipelineCore wordlevel_units_pipeline(int units, const py::list& byte_ids, const
             const long long v = byte_ids[b].cast<long long>();
             spec.byte_id[b] = v < 0 ? -1 : checked_id(byte_ids[b], "byte id");
         }
-    } else if (spec.units == codetok::WordLevelUnits::Chars) {
-        constexpr Cp kDense = 0x3000;
-        spec.dense.assign(kDense, -1);
-        for (auto item : vocab) {
-            buf.clear();
-            append_cps(item.first.ptr(), buf);
-            if (buf.size() != 1) throw py::value_error("vocab maps one-char tokens");
-            const int32_t id = checked_id(item.second, "token id");
-            if (buf[0] < kDense)
-                spec.dense[buf[0]] = id;
-            else
-                spec.sparse[buf[0]] = id;
-        }
     } else {
-        spec.words = std::make_shared<codetok::StrMap>();
+        // Chars: one-char tokens only, in the code-point table. Graphemes: every token in
+        // ``words``, the one-char ones in the code-point table too. Words: in ``words``.
+        const bool chars = spec.units == codetok::WordLevelUnits::Chars;
+        const bool table = chars || spec.units == codetok::WordLevelUnits::Graphemes;
+        constexpr Cp kDense = 0x3000;
+        if (table) spec.dense.assign(kDense, -1);
+        if (!chars) spec.words = std::make_shared<codetok::StrMap>();
         for (auto item : vocab) {
             buf.clear();
             append_cps(item.first.ptr(), buf);
+            if (chars && buf.size() != 1) throw py::value_error("vocab maps one-char tokens");
             const int32_t id = checked_id(item.second, "token id");
-            spec.words->insert(buf.data(), buf.size(), codetok::StrMap::Entry{id, 0}, true);
+            if (table && buf.size() == 1) {
+                if (buf[0] < kDense)
+                    spec.dense[buf[0]] = id;
+                else
+                    spec.sparse[buf[0]] = id;
+            }
+            if (!chars)
+                spec.words->insert(buf.data(), buf.size(), codetok::StrMap::Entry{id, 0}, true);
         }
     }
     spec.unk_id = unk_id < 0 ? -1 : checked_id(py::int_(unk_id), "unk_id");

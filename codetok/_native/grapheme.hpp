@@ -40,6 +40,10 @@ inline uint8_t props(Cp c) {
 // cluster boundary).
 template <class CharT>
 size_t cluster_end(const CharT* s, size_t i, size_t n) {
+    // Two ASCII chars in a row are two clusters (no ASCII char is Extend, ZWJ,
+    // SpacingMark, Prepend or Extended_Pictographic) but for CR LF (GB3).
+    if (s[i] < 0x80 && (i + 1 == n || s[i + 1] < 0x80))
+        return s[i] == '\r' && i + 1 < n && s[i + 1] == '\n' ? i + 2 : i + 1;
     uint8_t p = props(s[i]);
     unsigned ri = (p & kGcbMask) == kRI;           // regional indicators in a row
     int emoji = (p & kExtPict) ? 1 : 0;            // GB11: 1 ExtPict Extend*, 2 then ZWJ

@@ -81,9 +81,10 @@ bool WordLevelUnitsPipeline::units(const CharT* t, size_t a, size_t b, bool want
     if (spec_.units == WordLevelUnits::Words) return whitespace_pieces(t, a, b, word_piece);
     if (spec_.units == WordLevelUnits::Graphemes) {
         // Reference: ``Split("\\X", "isolated")`` over the pinned clusters (codetok._grapheme).
+        // A one-char cluster is looked up in the code-point table.
         for (size_t i = a; i < b;) {
             const size_t j = grapheme::cluster_end(t, i, b);
-            if (!word_piece(i, j)) return false;
+            if (!(j == i + 1 ? emit(char_id(t[i]), i, j) : word_piece(i, j))) return false;
             i = j;
         }
         return true;

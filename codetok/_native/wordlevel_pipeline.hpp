@@ -40,8 +40,8 @@ enum class WordLevelUnits : int {
 struct WordLevelUnitsSpec {
     WordLevelUnits units = WordLevelUnits::Chars;
     std::array<int32_t, 256> byte_id{};  // bytes: the id of each byte's token (-1: unknown)
-    std::vector<int32_t> dense;          // chars: the id of code points below dense.size()
-    std::unordered_map<Cp, int32_t> sparse;  // chars: the others that have a token
+    std::vector<int32_t> dense;  // chars, graphemes: the id of code points below dense.size()
+    std::unordered_map<Cp, int32_t> sparse;  // chars, graphemes: the others with a token
     std::shared_ptr<StrMap> words;       // whitespace words, words: every token -> id
     int32_t unk_id = -1;                 // -1: no unknown token (the Python path raises)
 };
