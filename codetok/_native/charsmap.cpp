@@ -47,6 +47,7 @@ CharsMap::CharsMap(const std::string& blob) {
     for (Cp c = 0; c < 128; ++c) ascii_rules_[c] = bmp_[c] != 0;
     const uint8_t crlf[2] = {'\r', '\n'};
     crlf_rule_ = first_value(crlf, 2) >= 0;
+    for (Cp c = 0; c < 128; ++c) stops_[c] = ascii_rules_[c] || (c == '\r' && crlf_rule_);
 }
 
 // Reference: ``CharsMap._prefixes`` with ``first_only``.
@@ -111,8 +112,13 @@ bool precompiled_normalize(const CharsMap& map, const NormalizedText& in, Normal
     const Cp* s = in.text.data();
     const size_t n = in.text.size();
     if (!n || map.empty()) return false;
+    // Most texts are ASCII without a rule: one tight pass finds the first char that may
+    // need the walk (two thirds of the instructions of the check below, char for char).
+    size_t first = 0;
+    while (first < n && !map.may_change(s[first])) ++first;
+    if (first == n) return false;
     bool ascii = true, rule = false;
-    for (size_t i = 0; i < n && !rule; ++i) {
+    for (size_t i = first; i < n && !rule; ++i) {
         if (s[i] >= 0x80)
             ascii = false;
         else if (map.ascii_rule(s[i]) || (s[i] == '\r' && map.crlf_rule() && i + 1 < n && s[i + 1] == '\n'))

@@ -37,6 +37,9 @@ class CharsMap {
     // it is without a walk).
     bool ascii_rule(Cp c) const { return ascii_rules_[c]; }
     bool crlf_rule() const { return crlf_rule_; }
+    // The chars from which a text may need the walk: non-ASCII, an ASCII char with a
+    // rule, or CR when CR LF has one. False: ``c`` is ASCII and left as it is.
+    bool may_change(Cp c) const { return c >= 128 || stops_[c]; }
 
   private:
     // Value of the shortest key prefixing ``key`` (the replacement's byte offset), or -1.
@@ -48,6 +51,7 @@ class CharsMap {
     std::vector<Cp> pool_;            // replacements of BMP chars, back to back
     std::vector<uint32_t> bmp_;       // per BMP char: (offset in pool_ << 8) | len + 1, 0: none
     bool ascii_rules_[128] = {};
+    bool stops_[128] = {};  // ``ascii_rules_``, and CR when ``crlf_rule_``
     bool crlf_rule_ = false;
 };
 
