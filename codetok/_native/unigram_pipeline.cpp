@@ -100,9 +100,7 @@ void UnigramPipeline::gather(size_t p0, size_t p1, size_t a, bool want_offsets,
     uint64_t h = kHashSeed;
     auto close = [&](size_t end) {
         if (end - start <= HotPiece::kMaxChars) {
-            const HotPiece* hot = &w.hot[mix64(h) & (UnigramScratch::kHotSlots - 1)];
-            __builtin_prefetch(hot);
-            __builtin_prefetch(reinterpret_cast<const char*>(hot) + 64);
+            __builtin_prefetch(&w.hot[mix64(h) & (UnigramScratch::kHotSlots - 1)]);
         }
         w.pieces.push_back({start, end, h});
     };
@@ -169,13 +167,14 @@ bool UnigramPipeline::piece_tokens(const Cp* s, size_t n, uint64_t h, Scratch& w
     HotPiece* hot = nullptr;
     if (n <= HotPiece::kMaxChars) {
         hot = &w.hot[mix64(h) & (UnigramScratch::kHotSlots - 1)];
-        if (hot->n == n && hot->hash == h) {
+        if (hot->n == n && hot->hash == static_cast<uint32_t>(h)) {
             size_t k = 0;
             while (k < n && hot->key[k] == s[k]) ++k;
             if (k == n) {
                 ids = hot->ids;
-                lens = hot->lens;
                 count = hot->count;
+                for (size_t t = 0; t < count; ++t) w.hot_lens[t] = hot->lens[t];
+                lens = w.hot_lens;
                 return true;
             }
         }
@@ -238,12 +237,12 @@ bool UnigramPipeline::piece_tokens(const Cp* s, size_t n, uint64_t h, Scratch& w
 void UnigramPipeline::remember(HotPiece* hot, const Cp* s, size_t n, uint64_t h,
                                const int32_t* ids, const int64_t* lens, size_t count) {
     if (hot == nullptr || count > HotPiece::kMaxTokens) return;
-    hot->hash = h;
+    hot->hash = static_cast<uint32_t>(h);
     hot->n = static_cast<uint8_t>(n);
     hot->count = static_cast<uint8_t>(count);
     for (size_t k = 0; k < n; ++k) hot->key[k] = static_cast<uint16_t>(s[k]);
     std::copy(ids, ids + count, hot->ids);
-    std::copy(lens, lens + count, hot->lens);
+    for (size_t k = 0; k < count; ++k) hot->lens[k] = static_cast<uint8_t>(lens[k]);
 }
 
 template void UnigramPipeline::run(const uint8_t*, size_t, const std::vector<int32_t>&, int,

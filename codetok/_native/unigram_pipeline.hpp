@@ -33,16 +33,20 @@ struct UnigramSpec {
     std::array<int32_t, 256> byte_ids{};  // ``<0xNN>`` ids (-1: missing)
 };
 
-// A short piece's tokens, key and result inline: the entry of ``UnigramScratch::hot``.
-struct HotPiece {
+// A short piece's tokens, key and result inline, in one cache line: the entry of
+// ``UnigramScratch::hot``. ``hash``: the low half of the piece's ``hash_cps`` (the key is
+// compared too); ``lens``: each token's length in chars, 0 for the bytes after the first of
+// one byte-fallback run (a hot piece has at most 16 chars).
+struct alignas(64) HotPiece {
     static constexpr size_t kMaxChars = 16, kMaxTokens = 4;
-    uint64_t hash = 0;
+    uint32_t hash = 0;
     uint16_t key[kMaxChars];  // BMP chars only
     uint8_t n = 0;            // 0: empty
     uint8_t count = 0;
+    uint8_t lens[kMaxTokens];
     int32_t ids[kMaxTokens];
-    int64_t lens[kMaxTokens];
 };
+static_assert(sizeof(HotPiece) == 64, "a hot entry is one cache line");
 
 // One piece of ``UnigramScratch::piece``: ``[begin, end)`` and its ``hash_cps``.
 struct GatheredPiece {
@@ -52,11 +56,12 @@ struct GatheredPiece {
 
 struct UnigramScratch {
     // Direct-mapped, in front of ``cache``: the frequent short pieces (most words) are
-    // answered from one small table that stays in the CPU cache, where the large one costs
-    // a miss per lookup (measured: ~17 % of a line's time in PieceCache::find). Pieces up
-    // to 16 chars (92 % of the bench's words, 72 % up to 8), 32k slots (3 MB): the native
-    // line loop ran 57.5 MB/s against 53.5 with 8 chars and 4k slots (min of 9 passes).
-    static constexpr size_t kHotSlots = 32768;
+    // answered from one table whose entry the gather step prefetches, where the large one
+    // costs a miss or two per lookup. Pieces up to 16 chars (92 % of the bench's words).
+    // 128k slots of one cache line (8 MB; it was 32k slots of 96 bytes): a fifth of the
+    // bench's pieces missed the 32k table and went to ``cache`` (PieceCache::find and its
+    // key compare were 8 % of a line's time); the per-line Unigram loop ran 4-6 % faster.
+    static constexpr size_t kHotSlots = 131072;
     HugeVector<HotPiece> hot = HugeVector<HotPiece>(kHotSlots);
     PieceCache cache{18};  // Unigram pieces are many and worth keeping (a Viterbi each)
     ViterbiScratch viterbi;
@@ -71,6 +76,7 @@ struct UnigramScratch {
     std::vector<int32_t> nodes, ids;
     std::vector<int64_t> lens;
     std::vector<uint8_t> utf8;
+    int64_t hot_lens[HotPiece::kMaxTokens];  // a hot entry's lengths, widened
 };
 
 class UnigramPipeline final : public TextPipelineOf<UnigramPipeline> {
