@@ -500,7 +500,7 @@ void parallel_for(size_t n, long long threads, Fn fn) {
 // the calling thread ended last. The first exception (of any ``work``, or of ``take``) is
 // rethrown after every thread has stopped.
 template <class Work, class Heavy, class Take>
-void ordered_parallel(size_t n, long long threads, Work&& work, Heavy&& heavy, Take&& take) {
+void parallel_take(size_t n, long long threads, Work&& work, Heavy&& heavy, Take&& take) {
     if (n == 0) return;
     const size_t t = std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(std::max(1LL, threads)), n));
     const size_t run = std::max<size_t>(1, std::min<size_t>(64, n / (t * 32)));

@@ -273,12 +273,12 @@ class PipelineCore {
     // A list with one object per text of ``b``, made on native threads: ``keep(k, out)``
     // (a worker, without the GIL) keeps what it needs of text k's result ``out``, which
     // lives in the thread's reused buffers; ``make(k)`` (GIL held) makes its object as soon
-    // as it is kept (see ``ordered_parallel``).
+    // as it is kept (see ``parallel_take``).
     template <class Keep, class Make>
     py::list batch_list(const Batch& b, long long threads, int trim, bool want_offsets,
                         Keep&& keep, Make&& make) const {
         py::list result(b.views.size());
-        ordered_parallel(
+        parallel_take(
             b.views.size(), threads,
             [&](size_t i) {
                 const size_t k = b.order[i];
