@@ -134,7 +134,7 @@ class PipelineCore {
     // capacity for the next text.
     py::object arrays_of(PyObject* text, const std::vector<int32_t>& skip, int trim,
                          const py::handle& model_core, const Layout& lay) const {
-        codetok::Encoded& out = encode_one(text, skip, trim);
+        codetok::Encoded& out = encode_text(str_view(text), skip, trim, true, true);
         py::object arrays = make_arrays(out, text, model_core, lay, trim != 0);
         release(out);
         return arrays;
@@ -146,11 +146,7 @@ class PipelineCore {
     }
     // ``encode_ids`` with the skipped ids sorted (``tokenizer_encode_ordinary``).
     py::object ids_of(PyObject* text, const std::vector<int32_t>& skip) const {
-        const StrView view = str_view(text);
-        if (left_to_python(view)) return py::none();
-        codetok::Encoded& out = reused();
-        run_one(view,
-                [&](const auto* t, size_t n) { kernel_->encode(t, n, skip, 0, false, out); });
+        codetok::Encoded& out = encode_text(str_view(text), skip, 0, false, true);
         py::object result = out.ok ? py::object(int_list(out.ids.data(), out.ids.size())) : py::none();
         release(out);
         return result;
@@ -204,7 +200,7 @@ class PipelineCore {
             py::gil_scoped_release nogil;
             parallel_for(n, threads, [&](size_t i) {
                 const size_t k = b.order[i];
-                codetok::Encoded& out = encode_view(b, k, 0, false);
+                codetok::Encoded& out = encode_text(b.views[k], b.skip, 0, false, false);
                 all[k].keep(out);
                 release(out);
             });
@@ -282,7 +278,7 @@ class PipelineCore {
             b.views.size(), threads,
             [&](size_t i) {
                 const size_t k = b.order[i];
-                codetok::Encoded& out = encode_view(b, k, trim, want_offsets);
+                codetok::Encoded& out = encode_text(b.views[k], b.skip, trim, want_offsets, false);
                 keep(k, out);
                 release(out);
             },
@@ -297,39 +293,31 @@ class PipelineCore {
     // Item ``i`` (in encoding order) is long enough to encode without the GIL.
     static bool heavy(const Batch& b, size_t i) { return b.views[b.order[i]].n >= kNoGilFrom; }
 
-    // Text ``k`` of the batch in this thread's reused buffers (``ok`` false: the Python
-    // path decides). No GIL needed.
-    codetok::Encoded& encode_view(const Batch& b, size_t k, int trim, bool want_offsets) const {
-        codetok::Encoded& out = reused();
-        if (left_to_python(b.views[k])) {
-            out.clear();
-            out.ok = false;
-        } else {
-            with_units(b.views[k], [&](const auto* t, size_t len) {
-                kernel_->encode(t, len, b.skip, trim, want_offsets, out);
-            });
-        }
-        return out;
-    }
-
-    // One text's result buffers, kept per thread between calls (the arrays copy them out);
-    // a text too short to gain from releasing the GIL runs with it held.
+    // One text's result buffers, kept per thread between calls (the arrays copy them out).
     static codetok::Encoded& reused() {
         static thread_local codetok::Encoded out;
         return out;
     }
-    // One text through the plan, in the per-thread buffers.
-    codetok::Encoded& encode_one(PyObject* text, const std::vector<int32_t>& skip,
-                                 int trim) const {
+    // The text ``v`` through the plan, in this thread's reused buffers (``ok`` false: the
+    // Python path decides). ``gil_held``: the caller holds the GIL, which a long text
+    // releases while it encodes (a short one gains less than the release costs).
+    codetok::Encoded& encode_text(const StrView& v, const std::vector<int32_t>& skip, int trim,
+                                  bool want_offsets, bool gil_held) const {
         codetok::Encoded& out = reused();
-        const StrView view = str_view(text);
-        if (left_to_python(view)) {
+        if (left_to_python(v)) {
             out.clear();
             out.ok = false;
             return out;
         }
-        run_one(view,
-                [&](const auto* t, size_t n) { kernel_->encode(t, n, skip, trim, true, out); });
+        auto run = [&](const auto* t, size_t n) {
+            kernel_->encode(t, n, skip, trim, want_offsets, out);
+        };
+        if (gil_held && v.n >= kNoGilFrom) {
+            py::gil_scoped_release nogil;
+            with_units(v, run);
+        } else {
+            with_units(v, run);
+        }
         return out;
     }
     // A text the Python path takes: it holds a surrogate code point (U+D800..U+DFFF) and
@@ -346,16 +334,6 @@ class PipelineCore {
     static void release(codetok::Encoded& out) {
         if (out.ids.capacity() > (size_t{1} << 16)) out = codetok::Encoded();
     }
-    template <class Fn>
-    static void run_one(const StrView& v, Fn&& fn) {
-        if (v.n < kNoGilFrom) {
-            with_units(v, fn);
-            return;
-        }
-        py::gil_scoped_release nogil;
-        with_units(v, fn);
-    }
-
     static inline const std::vector<int32_t> kNoSkip{};
     // A text shorter than this encodes with the GIL held (releasing it costs more).
     static constexpr size_t kNoGilFrom = 4096;
