@@ -72,7 +72,7 @@ from .processors import Sequence as PostSequence
 if TYPE_CHECKING:
     from .tokenizer import Tokenizer
 
-__all__ = ["Plan", "compile_plan", "plan_key", "use_plans"]
+__all__ = ["Plan", "compile_plan", "use_plans"]
 
 _enabled = True
 
@@ -118,7 +118,8 @@ class Plan:
         model_core: what gives the token strings of an id array (``tokens(ids)``): the
             model's ``codetok._core.BpeCore``, or a :class:`_VocabTokens`.
         post: what :func:`single_layouts` says of the post-processor.
-        added: the tokenizer's added vocabulary (to name skipped specials by id).
+        added: the state of the tokenizer's added vocabulary the plan was compiled from
+            (to name skipped specials by id).
     """
 
     def __init__(self, core: Any, model_core: Any, post: Any, added: Any) -> None:
@@ -312,37 +313,6 @@ def single_layouts(
     return trim, layouts
 
 
-def plan_key(tok: Tokenizer) -> tuple[Any, ...]:
-    """What a compiled plan depends on; a different key means compile again.
-
-    Components count their attribute changes (``codetok._serde.CHANGES``), so an in-place
-    change such as ``tok.pre_tokenizer.add_prefix_space = True`` is seen too.
-    """
-    model = tok.model
-    pre, post = tok.pre_tokenizer, tok.post_processor
-    return (
-        *switches(),
-        id(model),
-        getattr(model, "_core", None),
-        getattr(model, "_dropout", None),
-        getattr(model, "unk_token", None),
-        getattr(model, "continuing_subword_prefix", None),
-        getattr(model, "max_input_chars_per_word", None),
-        (id(model.vocab), len(model.vocab), model._version) if type(model) is WordLevel else None,
-        getattr(model, "_alpha", None),
-        id(tok.normalizer),
-        tuple(map(id, tok.normalizer.normalizers))
-        if isinstance(tok.normalizer, norm.Sequence)
-        else None,
-        id(pre),
-        tuple(map(id, pre.pretokenizers)) if isinstance(pre, Sequence) else None,
-        id(post),
-        tuple(map(id, post.processors)) if isinstance(post, PostSequence) else None,
-        tok.added.version,
-        CHANGES[0],
-    )
-
-
 def _pre_tokenizer(pre: Any) -> tuple[int, bool] | str:
     """``(scanner, add_prefix_space)`` of a supported pre-tokenizer, else the reason."""
     if isinstance(pre, ByteLevel) and pre.use_regex:
@@ -415,31 +385,33 @@ AddedRows = list[tuple[str, int, bool, bool, bool, bool]]
 
 
 def _added_entries(
-    tok: Tokenizer, after_normalizer: bool = False
+    tok: Tokenizer, added: Any, after_normalizer: bool = False
 ) -> tuple[AddedRows, AddedRows] | str:
     """The raw and normalized added-token rows of the native matchers, or why not native.
+
+    ``added`` is one state of the added vocabulary (see :func:`compile_plan`).
 
     Behind a normalizer, normalized added tokens are matched on the normalized text: only
     plans that do so (``after_normalizer``) take them, with their contents normalized.
     """
-    raw_matcher, norm_matcher = tok.added.matchers(None)
+    raw_matcher, norm_matcher = added.matchers(None)[0]
     if tok.normalizer is not None and norm_matcher.ids:
         if not after_normalizer:
             return "added tokens matched on normalized text run in Python with this model"
-        norm_matcher = tok.added.matchers(tok._norm_fn)[1]
+        norm_matcher = added.matchers(tok._norm_fn)[0][1]
     entries: list[AddedRows] = []
     for matcher in (raw_matcher, norm_matcher):
         rows = []
         for content, tid in matcher.ids.items():
             if tid > 2**31 - 1:  # the native matchers hold int32 ids
                 return f"the added token {content!r} has id {tid}, past the native plan's ids"
-            t = tok.added.tokens[tid]
+            t = added.tokens[tid]
             rows.append((content, tid, t.lstrip, t.rstrip, t.special, t.single_word))
         entries.append(rows)
     return entries[0], entries[1]
 
 
-def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
+def _compile_wordpiece(tok: Tokenizer, model: WordPiece, added: Any) -> Plan | str:
     """The plan of a BERT-style tokenizer: ``BertNormalizer``, other native normalizer steps
     or none; ``BertPreTokenizer`` or HF's character-class pre-tokenizers (``Whitespace``,
     the HF quicktour's)."""
@@ -469,7 +441,7 @@ def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
     core = model._kernel()
     if not model._core_native:
         return "the model's kernel is not native"
-    entries = _added_entries(tok, after_normalizer=True)
+    entries = _added_entries(tok, added, after_normalizer=True)
     if isinstance(entries, str):
         return entries
     post = single_layouts(tok.post_processor)
@@ -484,7 +456,7 @@ def _compile_wordpiece(tok: Tokenizer, model: WordPiece) -> Plan | str:
         steps,
         passes,
     )
-    return Plan(native, _VocabTokens(model.vocab_r), post, tok.added)
+    return Plan(native, _VocabTokens(model.vocab_r), post, added)
 
 
 #: Split patterns that make every char a piece of its own (after ByteLevel: every byte
@@ -525,7 +497,7 @@ def _units_kind(pre: Any) -> str | None:
     return None
 
 
-def _compile_units(tok: Tokenizer, model: WordLevel) -> Plan | str:
+def _compile_units(tok: Tokenizer, model: WordLevel, added: Any) -> Plan | str:
     """The plan of a WordLevel tokenizer with one piece per byte, per code point, per
     grapheme cluster or per whitespace word (the byte, character and whitespace tokenizers
     of codetok.text); all but bytes may have a normalizer made of the Unigram plan's steps
@@ -536,7 +508,7 @@ def _compile_units(tok: Tokenizer, model: WordLevel) -> Plan | str:
     steps = _norm_steps(tok.normalizer)
     if isinstance(steps, str):
         return f"the normalizer {tok.normalizer!r} has no native twin with WordLevel {kind} yet"
-    entries = _added_entries(tok, after_normalizer=True)
+    entries = _added_entries(tok, added, after_normalizer=True)
     if isinstance(entries, str):
         return entries
     if _backend._CORE is None:
@@ -562,7 +534,7 @@ def _compile_units(tok: Tokenizer, model: WordLevel) -> Plan | str:
     except (TypeError, ValueError, OverflowError) as e:
         return f"the vocabulary does not fit the native plan ({e})"
     post = single_layouts(tok.post_processor)
-    return Plan(native, _VocabTokens(model.vocab_r), post, tok.added)
+    return Plan(native, _VocabTokens(model.vocab_r), post, added)
 
 
 #: A ``Replace`` regex the Unigram plan runs natively: a run of one literal char, ``c+`` or
@@ -608,7 +580,7 @@ def _norm_steps(normalizer: Any) -> list[tuple[Any, ...]] | str:
     return f"the normalizer {normalizer!r} has no native twin with Unigram yet"
 
 
-def _compile_unigram(tok: Tokenizer, model: Unigram) -> Plan | str:
+def _compile_unigram(tok: Tokenizer, model: Unigram, added: Any) -> Plan | str:
     """The plan of a SentencePiece-style Unigram tokenizer (see unigram_pipeline.hpp)."""
     if model.alpha is not None:
         return "Unigram sampling (alpha) runs in Python"
@@ -629,7 +601,7 @@ def _compile_unigram(tok: Tokenizer, model: Unigram) -> Plan | str:
     core = model._kernel()
     if _backend._CORE is None or not isinstance(core, _backend._CORE.UnigramCore):
         return "the model's kernel is not native"
-    entries = _added_entries(tok, after_normalizer=True)
+    entries = _added_entries(tok, added, after_normalizer=True)
     if isinstance(entries, str):
         return entries
     get = model.token_to_id
@@ -646,34 +618,38 @@ def _compile_unigram(tok: Tokenizer, model: Unigram) -> Plan | str:
         entries[1],
     )
     tokens = _VocabTokens({i: p for i, (p, _) in enumerate(model._pieces)})
-    return Plan(native, tokens, single_layouts(tok.post_processor), tok.added)
+    return Plan(native, tokens, single_layouts(tok.post_processor), added)
 
 
-def compile_plan(tok: Tokenizer) -> Plan | str:
+def compile_plan(tok: Tokenizer, added: Any) -> Plan | str:
     """The native plan of ``tok``, or the reason it runs the Python pipeline.
+
+    ``added`` is the state of ``tok``'s added vocabulary to compile
+    (:attr:`codetok.added_tokens.AddedVocabulary.state`): taken once by the caller, so a
+    token added meanwhile by another thread is in the plan wholly or not at all.
 
     With ``tok.surrogates == "replace"`` the plan gives ``None`` for a text holding a
     surrogate, so ``Tokenizer._encode_one`` rewrites it first (tiktoken's rule) and encodes
     the rewrite, natively again.
     """
-    plan = _compile(tok)
+    plan = _compile(tok, added)
     if isinstance(plan, Plan) and tok.surrogates == "replace":
         plan.core.set_surrogates_to_python(True)
     return plan
 
 
-def _compile(tok: Tokenizer) -> Plan | str:
+def _compile(tok: Tokenizer, added: Any) -> Plan | str:
     """:func:`compile_plan` before the surrogate policy is applied."""
     reason = python_reason()
     if reason is not None:
         return reason
     model = tok.model
     if isinstance(model, WordPiece) and type(model).encode_pieces is WordPiece.encode_pieces:
-        return _compile_wordpiece(tok, model)
+        return _compile_wordpiece(tok, model, added)
     if type(model) is WordLevel:
-        return _compile_units(tok, model)
+        return _compile_units(tok, model, added)
     if type(model) is Unigram:
-        return _compile_unigram(tok, model)
+        return _compile_unigram(tok, model, added)
     if not isinstance(model, BPE) or type(model).encode_pieces is not BPE.encode_pieces:
         return f"the model {type(model).__name__} has no native pipeline yet"
     if model.dropout:
@@ -726,7 +702,7 @@ def _compile(tok: Tokenizer) -> Plan | str:
         symbols = core.symbol_ids("".join(BYTE_TO_CHAR))
         if -1 in symbols:
             return "the vocabulary lacks some byte-level characters"
-    entries = _added_entries(tok)
+    entries = _added_entries(tok, added)
     if isinstance(entries, str):
         return entries
     post = single_layouts(tok.post_processor)
@@ -744,7 +720,7 @@ def _compile(tok: Tokenizer) -> Plan | str:
         steps,
         passes or [],
     )
-    return Plan(native, core, post, tok.added)
+    return Plan(native, core, post, added)
 
 
 def compile_counter(tok: Tokenizer) -> Any:
@@ -798,7 +774,7 @@ def compile_counter(tok: Tokenizer) -> Any:
         if isinstance(found_pre, str):
             return found_pre
         scanner, add_prefix_space = found_pre
-    entries = _added_entries(tok)
+    entries = _added_entries(tok, tok.added.state)
     if isinstance(entries, str):
         return entries
     return _backend._CORE.PieceCounter(  # type: ignore[union-attr]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -142,25 +143,93 @@ def _word_char_re() -> regex.Pattern[str]:
 class _Matcher:
     """One compiled trie over some contents, mapping each content to its token id."""
 
-    def __init__(self, contents: dict[str, int]) -> None:
+    def __init__(self, contents: dict[str, int], tokens: dict[int, AddedToken]) -> None:
         self.ids = contents
+        #: The tokens the contents were taken from (one state: see :class:`AddedVocabulary`).
+        self.tokens = tokens
         self.regex = regex.compile(trie_pattern(contents)) if contents else None
 
 
+class _State:
+    """One version of an added vocabulary: never changed once published, so a reader that
+    took it sees one consistent vocabulary (its matchers are built on first use)."""
+
+    __slots__ = ("tokens", "by_content", "version", "top", "built")
+
+    def __init__(
+        self, tokens: dict[int, AddedToken], by_content: dict[str, int], version: int, top: int
+    ) -> None:
+        self.tokens = tokens
+        self.by_content = by_content
+        self.version = version
+        #: The highest id (-1 when empty): a new id is found in O(1), not by ``max``.
+        self.top = top
+        #: ``(normalize, (raw, norm), display)`` of the last :meth:`matchers` call.
+        self.built: tuple[Any, tuple[_Matcher, _Matcher], dict[int, str]] | None = None
+
+    def matchers(
+        self, normalize: Callable[[str], str] | None
+    ) -> tuple[tuple[_Matcher, _Matcher], dict[int, str]]:
+        built = self.built
+        if built is not None and built[0] is normalize:
+            return built[1], built[2]
+        raw: dict[str, int] = {}
+        norm: dict[str, int] = {}
+        display: dict[int, str] = {}
+        for tid, tok in self.tokens.items():
+            if tok.normalized and normalize is not None:
+                key = normalize(tok.content)
+                display[tid] = key
+                if key:
+                    norm.setdefault(key, tid)
+            elif tok.normalized:
+                norm.setdefault(tok.content, tid)
+            else:
+                raw.setdefault(tok.content, tid)
+        pair = (_Matcher(raw, self.tokens), _Matcher(norm, self.tokens))
+        # Two threads may build at once: both build the same, either result is kept.
+        self.built = (normalize, pair, display)
+        return pair, display
+
+
 class AddedVocabulary:
-    """The tokens added on top of a model, in insertion order, and their matchers."""
+    """The tokens added on top of a model, in insertion order, and their matchers.
+
+    Safe to share between threads: a change builds a new :class:`_State` under a lock and
+    publishes it with one assignment, then bumps :attr:`version`. A reader takes the state
+    once (:attr:`state`) and sees either the old or the new vocabulary, never a mix; one
+    that reads :attr:`version` before the state never keys a new state with an old
+    version. Adding ``n`` tokens in one call costs O(n + size) (one copy per call).
+    """
 
     def __init__(self) -> None:
-        self.tokens: dict[int, AddedToken] = {}
-        self.by_content: dict[str, int] = {}
-        self._matchers: tuple[_Matcher, _Matcher] | None = None
-        self._display: dict[int, str] = {}
-        self._normalizer_key: Any = None
-        #: Bumped on every change, so compiled plans (codetok/_plan.py) know they are stale.
+        self.state = _State({}, {}, 0, -1)
+        #: Bumped after every change, so compiled plans (codetok/_plan.py) know they are
+        #: stale. It is a plain attribute (the native ``encode`` reads it from ``__dict__``).
         self.version = 0
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return len(self.tokens)
+        return len(self.state.tokens)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"state": self.state, "version": self.version}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.state = data["state"]
+        self.version = data["version"]
+        self._lock = threading.Lock()
+
+    @property
+    def tokens(self) -> dict[int, AddedToken]:
+        """Id -> token of the current state (read-only: change it with :meth:`add`)."""
+        return self.state.tokens
+
+    def _publish(self, tokens: dict[int, AddedToken], by_content: dict[str, int], top: int) -> None:
+        """Make ``tokens`` the current state (the caller holds the lock)."""
+        version = self.state.version + 1
+        self.state = _State(tokens, by_content, version, top)
+        self.version = version
 
     def add(
         self,
@@ -171,85 +240,81 @@ class AddedVocabulary:
         """Add tokens; returns how many changed the vocabulary (HF counting).
 
         A token identical (content and options) to one already added is ignored; a known
-        content gets its new options; a content in the model's vocabulary keeps its id.
+        content gets its new options; a content in the model's vocabulary keeps its id; a
+        new content gets the model size, or the id after the highest added one once that
+        is at or past it (HF's numbering).
         """
-        added = 0
-        for tok in tokens:
-            existing = self.by_content.get(tok.content)
-            if existing is not None:
-                if self.tokens[existing] != tok:
-                    self.tokens[existing] = tok
-                    added += 1
-                continue
-            added += 1
-            new_id = model_token_to_id(tok.content)
-            if new_id is None:
-                if self.tokens:
-                    top = max(self.tokens)
+        tokens = list(tokens)
+        with self._lock:
+            old = self.state
+            ids = dict(old.tokens)
+            by_content = dict(old.by_content)
+            top = old.top
+            added = 0
+            for tok in tokens:
+                existing = by_content.get(tok.content)
+                if existing is not None:
+                    if ids[existing] != tok:
+                        ids[existing] = tok
+                        added += 1
+                    continue
+                added += 1
+                new_id = model_token_to_id(tok.content)
+                if new_id is None:
                     new_id = top + 1 if (top >= model_size or model_size == 0) else model_size
-                    while new_id in self.tokens:
+                    while new_id in ids:
                         new_id += 1
-                else:
-                    new_id = model_size
-            self.tokens[new_id] = tok
-            self.by_content[tok.content] = new_id
-        self._matchers = None
-        self.version += 1
+                ids[new_id] = tok
+                by_content[tok.content] = new_id
+                top = max(top, new_id)
+            self._publish(ids, by_content, top)
         return added
 
     def set_with_id(self, tok: AddedToken, tid: int) -> None:
         """Insert a token at a fixed id (when loading a ``tokenizer.json``)."""
-        old = self.tokens.get(tid)
-        if old is not None:
-            self.by_content.pop(old.content, None)
-        self.tokens[tid] = tok
-        self.by_content[tok.content] = tid
-        self._matchers = None
-        self.version += 1
+        self.set_many([(tok, tid)])
+
+    def set_many(self, rows: Iterable[tuple[AddedToken, int]]) -> None:
+        """Insert tokens at fixed ids, in order (a later row for an id replaces an earlier)."""
+        rows = list(rows)
+        with self._lock:
+            old = self.state
+            ids = dict(old.tokens)
+            by_content = dict(old.by_content)
+            top = old.top
+            for tok, tid in rows:
+                was = ids.get(tid)
+                if was is not None:
+                    by_content.pop(was.content, None)
+                ids[tid] = tok
+                by_content[tok.content] = tid
+                top = max(top, tid)
+            self._publish(ids, by_content, top)
 
     def id_of(self, content: str) -> int | None:
-        return self.by_content.get(content)
+        return self.state.by_content.get(content)
 
     def token_of(self, tid: int) -> AddedToken | None:
-        return self.tokens.get(tid)
+        return self.state.tokens.get(tid)
 
     def is_special_id(self, tid: int) -> bool:
-        t = self.tokens.get(tid)
+        t = self.state.tokens.get(tid)
         return t is not None and t.special
 
     def special_contents(self) -> set[str]:
-        return {t.content for t in self.tokens.values() if t.special}
-
-    def _build(self, normalize: Callable[[str], str] | None) -> tuple[_Matcher, _Matcher]:
-        if self._matchers is None or self._normalizer_key is not normalize:
-            raw: dict[str, int] = {}
-            norm: dict[str, int] = {}
-            display: dict[int, str] = {}
-            for tid, tok in self.tokens.items():
-                if tok.normalized and normalize is not None:
-                    key = normalize(tok.content)
-                    display[tid] = key
-                    if key:
-                        norm.setdefault(key, tid)
-                elif tok.normalized:
-                    norm.setdefault(tok.content, tid)
-                else:
-                    raw.setdefault(tok.content, tid)
-            self._matchers = (_Matcher(raw), _Matcher(norm))
-            self._display = display
-            self._normalizer_key = normalize
-        return self._matchers
+        return {t.content for t in self.state.tokens.values() if t.special}
 
     def display(self, tid: int, normalize: Callable[[str], str] | None) -> str | None:
         """The string HF shows for an added id: normalized tokens appear normalized."""
-        tok = self.tokens.get(tid)
+        state = self.state
+        tok = state.tokens.get(tid)
         if tok is None:
             return None
-        self._build(normalize)
-        return self._display.get(tid, tok.content)
+        return state.matchers(normalize)[1].get(tid, tok.content)
 
     def matchers(self, normalize: Callable[[str], str] | None) -> tuple[_Matcher, _Matcher]:
-        return self._build(normalize)
+        """The raw and normalized matchers of the current state (one state for both)."""
+        return self.state.matchers(normalize)[0]
 
     def find(
         self, text: str, matcher: _Matcher, skip: frozenset[str] | None
@@ -260,7 +325,7 @@ class AddedVocabulary:
         out: list[tuple[int | None, Span]] = []
         pos = 0
         n = len(text)
-        tokens = self.tokens
+        tokens = matcher.tokens
         for m in matcher.regex.finditer(text):
             start, stop = m.span()
             tid = matcher.ids[m.group()]

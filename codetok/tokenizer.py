@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
 from . import tokenizer_call, tokenizer_json
-from ._plan import Plan, compile_plan, plan_key
+from ._plan import Plan, compile_plan
 from ._serde import CHANGES
 from .added_tokens import AddedToken, AddedVocabulary
 from .decoders import Decoder, cleanup_tokenization
@@ -36,6 +37,7 @@ from .pre_tokenizers import Anchor, PreTokenizer
 from .processors import PostProcessor, default_process
 from .truncation_padding import (
     TRUNCATION_STRATEGIES,
+    CallSettings,
     pad_encodings,
     padding_settings,
     truncate_encodings,
@@ -81,8 +83,7 @@ class Tokenizer:
         self.post_processor = post_processor
         self.decoder = decoder
         self.added = AddedVocabulary()
-        self._truncation: dict[str, Any] | None = None
-        self._padding: dict[str, Any] | None = None
+        self._settings = CallSettings()
         # transformers-style settings used by __call__ (see to_dict(settings=True)).
         self.model_max_length: int = int(1e30)
         self.padding_side = "right"
@@ -91,10 +92,10 @@ class Tokenizer:
         self.clean_up_tokenization_spaces = False
         self.special_tokens_map: dict[str, str] = {}
         self.surrogates = "keep"
-        #: ``(plan_key, plan or reason, CHANGES[0], added version, plan or None, the plan's
-        #: fast state or None, the added vocabulary)`` (see :meth:`_plan`; the C entry of
-        #: :meth:`encode` reads it).
-        self._plan_cache: tuple[Any, Plan | str, int, int, Plan | None, Any, Any] | None = None
+        #: ``(plan or reason, CHANGES[0], added version, plan or None, the plan's fast state
+        #: or None, the added vocabulary)`` (see :meth:`_plan`; the C entry of :meth:`encode`
+        #: reads it).
+        self._plan_cache: tuple[Plan | str, int, int, Plan | None, Any, Any] | None = None
 
     # ------------------------------------------------------------------ components
     #: Attributes a compiled plan reads: replacing one counts as a change (``CHANGES``).
@@ -105,8 +106,11 @@ class Tokenizer:
     #: What :attr:`surrogates` says when ``__init__`` did not run.
     _surrogates = "keep"
 
-    #: Settings that leave ``encode`` to the Python method: ``_plain`` says none is set.
-    _CALL_SETTINGS = frozenset({"_truncation", "_padding"})
+    #: The truncation and padding of every encode (:meth:`enable_truncation`,
+    #: :meth:`enable_padding`), replaced whole under :data:`_SETTINGS_LOCK`, read once per
+    #: call. The instance attribute ``_plain`` says it is neither (the C entry of
+    #: :meth:`encode` reads it).
+    _settings = CallSettings()
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickle (and ``copy``) as the ``tokenizer.json`` text with codetok's settings:
@@ -123,13 +127,21 @@ class Tokenizer:
         return _from_pickle, (type(self), self.to_str(settings=True))
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if name == "_settings":
+            if not isinstance(value, CallSettings):
+                raise ConfigurationError(f"_settings must be a CallSettings, got {value!r}")
+            with _SETTINGS_LOCK:
+                # ``_plain`` never says plain while other settings are in place: it turns
+                # false before they come and true after they went.
+                if not value.plain:
+                    object.__setattr__(self, "_plain", False)
+                object.__setattr__(self, name, value)
+                if value.plain:
+                    object.__setattr__(self, "_plain", True)
+            return
         object.__setattr__(self, name, value)
         if name in Tokenizer._PLAN_PARTS:
             CHANGES[0] += 1
-        elif name in Tokenizer._CALL_SETTINGS:
-            plain = getattr(self, "_truncation", None) is None
-            plain = plain and getattr(self, "_padding", None) is None
-            object.__setattr__(self, "_plain", plain)
 
     @property
     def normalizer(self) -> Normalizer | None:
@@ -202,26 +214,21 @@ class Tokenizer:
 
         Every change a plan depends on is counted in ``CHANGES`` (this tokenizer's parts
         replaced, component and model attributes, lists of parts, the plan and backend
-        switches) or in the added vocabulary's version, so while neither moved the full
-        :func:`plan_key` need not be computed again.
+        switches) or in the added vocabulary's version; the plan is kept while neither
+        moved. Both are read before compiling, and the added vocabulary's state once: a
+        change that another thread makes meanwhile is either in the plan or seen at the
+        next call, never lost (writers set first, then count).
         """
         cached = self._plan_cache
-        if cached is not None and cached[2] == CHANGES[0] and cached[3] == self.added.version:
-            return cached[4]
-        key = plan_key(self)
-        if cached is None or cached[0] != key:
-            compiled = compile_plan(self)
-            # Compiling may build a model's kernel (an attribute set): key what it left.
-            key = plan_key(self)
-        else:
-            compiled = cached[1]
+        added = self.added
+        version = added.version
+        changes = CHANGES[0]
+        if cached is not None and cached[1] == changes and cached[2] == version:
+            return cached[3]
+        compiled = compile_plan(self, added.state)
         plan = compiled if isinstance(compiled, Plan) else None
         fast = None if plan is None else plan.fast_state()
-        object.__setattr__(
-            self,
-            "_plan_cache",
-            (key, compiled, CHANGES[0], self.added.version, plan, fast, self.added),
-        )
+        object.__setattr__(self, "_plan_cache", (compiled, changes, version, plan, fast, added))
         return plan
 
     @property
@@ -242,7 +249,7 @@ class Tokenizer:
     def engine_reason(self) -> str | None:
         """Why the tokenizer runs the Python pipeline (``None`` when it runs natively)."""
         self._plan()
-        plan = self._plan_cache[1]  # type: ignore[index]
+        plan = self._plan_cache[0]  # type: ignore[index]
         return None if isinstance(plan, Plan) else plan
 
     # ------------------------------------------------------------------ vocabulary
@@ -315,15 +322,19 @@ class Tokenizer:
         Raises:
             ConfigurationError: unknown strategy or direction, or negative numbers.
         """
-        self._truncation = truncation_settings(max_length, stride, strategy, direction)
+        settings = truncation_settings(max_length, stride, strategy, direction)
+        with _SETTINGS_LOCK:
+            self._settings = self._settings._replace(truncation=settings)
 
     def no_truncation(self) -> None:
-        self._truncation = None
+        with _SETTINGS_LOCK:
+            self._settings = self._settings._replace(truncation=None)
 
     @property
     def truncation(self) -> dict[str, Any] | None:
         """The truncation settings, or ``None``."""
-        return None if self._truncation is None else dict(self._truncation)
+        t = self._settings.truncation
+        return None if t is None else dict(t)
 
     def enable_padding(
         self,
@@ -339,17 +350,21 @@ class Tokenizer:
         Raises:
             ConfigurationError: unknown direction, or a negative length or multiple.
         """
-        self._padding = padding_settings(
+        settings = padding_settings(
             direction, pad_id, pad_type_id, pad_token, length, pad_to_multiple_of
         )
+        with _SETTINGS_LOCK:
+            self._settings = self._settings._replace(padding=settings)
 
     def no_padding(self) -> None:
-        self._padding = None
+        with _SETTINGS_LOCK:
+            self._settings = self._settings._replace(padding=None)
 
     @property
     def padding(self) -> dict[str, Any] | None:
         """The padding settings, or ``None``."""
-        return None if self._padding is None else dict(self._padding)
+        p = self._settings.padding
+        return None if p is None else dict(p)
 
     def num_special_tokens_to_add(self, is_pair: bool) -> int:
         return 0 if self.post_processor is None else self.post_processor.added_tokens(is_pair)
@@ -548,21 +563,43 @@ class Tokenizer:
                 cannot represent a piece and has no unknown token.
             TruncationError: the truncation settings cannot be met.
         """
+        return self._encode(
+            sequence,
+            pair,
+            is_pretokenized,
+            add_special_tokens,
+            allowed_special,
+            disallowed_special,
+            self._settings,
+        )
+
+    def _encode(
+        self,
+        sequence: InputSequence,
+        pair: InputSequence | None,
+        is_pretokenized: bool,
+        add_special_tokens: bool,
+        allowed_special: Any,
+        disallowed_special: Any,
+        settings: CallSettings,
+    ) -> Encoding:
+        """:meth:`encode` with the truncation and padding of ``settings``."""
+        truncation, padding = settings
         if (
             pair is None
             and not is_pretokenized
             and allowed_special == "all"
             and not disallowed_special
-            and self._truncation is None
-            and self._padding is None
+            and truncation is None
+            and padding is None
             and type(sequence) is str
         ):
             # The common call, in one native call when the plan finishes it: a short text
             # costs more in Python around the call than in tokenizing, so this inlines
             # ``_plan()``'s cache check and ``Plan.encode_final``.
             cached = self._plan_cache
-            if cached is not None and cached[2] == CHANGES[0] and cached[3] == self.added.version:
-                plan = cached[4]
+            if cached is not None and cached[1] == CHANGES[0] and cached[2] == self.added.version:
+                plan = cached[3]
             else:
                 plan = self._plan()
             if plan is not None and plan.final_layouts is not None:
@@ -579,14 +616,14 @@ class Tokenizer:
                     skip = self._special_policy(_check_str(s), allowed_special, disallowed_special)
         # The native plan may apply the post-processor's ByteLevel offset trimming itself;
         # with a pair or truncation, the Python post-processor trims the final parts.
-        trim = pair is None and self._truncation is None
+        trim = pair is None and truncation is None
         if pair is None and not trim and not is_pretokenized:
             # One text with truncation: over arrays when the plan allows (post_process).
             plan = self._plan()
             if plan is not None and not plan.trim:
                 enc = plan.encode(_check_str(sequence), 0, skip, False)
                 if enc is not None:
-                    return self.post_process(enc, None, add_special_tokens)
+                    return self._post_process(enc, None, add_special_tokens, settings)
         if trim and not is_pretokenized:
             # One text, no truncation: the plan (computed once) encodes and post-processes.
             plan = self._plan()
@@ -594,35 +631,46 @@ class Tokenizer:
                 text = _check_str(sequence)
                 final = plan.encode_final(text, skip, add_special_tokens)
                 if final is not None:
-                    if self._padding is not None:
-                        pad_encodings([final], self._padding)
+                    if padding is not None:
+                        pad_encodings([final], padding)
                     return final
                 enc = plan.encode(text, 0, skip, True)
                 if enc is not None:
-                    return self.post_process(enc, None, add_special_tokens)
+                    return self._post_process(enc, None, add_special_tokens, settings)
         enc = self._encode_sequence(sequence, 0, is_pretokenized, skip, trim)
         penc = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized, skip)
-        return self.post_process(enc, penc, add_special_tokens)
+        return self._post_process(enc, penc, add_special_tokens, settings)
 
     def post_process(
         self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
     ) -> Encoding:
         """Truncate, add special tokens, then pad (fixed length only), as HF does."""
+        return self._post_process(encoding, pair, add_special_tokens, self._settings)
+
+    def _post_process(
+        self,
+        encoding: Encoding,
+        pair: Encoding | None,
+        add_special_tokens: bool,
+        settings: CallSettings,
+    ) -> Encoding:
+        """:meth:`post_process` with the truncation and padding of ``settings``."""
+        truncation, padding = settings
         if pair is None and encoding._native is not None:
             # One sequence over arrays stays on arrays when the plan can finish it.
             plan = self._plan()
             if plan is None:
                 final = None
-            elif self._truncation is None:
+            elif truncation is None:
                 final = plan.finish(encoding, add_special_tokens)
             else:
-                final = plan.truncate_finish(encoding, self._truncation, add_special_tokens)
+                final = plan.truncate_finish(encoding, truncation, add_special_tokens)
             if final is not None:
-                if self._padding is not None:
-                    pad_encodings([final], self._padding)
+                if padding is not None:
+                    pad_encodings([final], padding)
                 return final
-        if self._truncation is not None:
-            t = self._truncation
+        if truncation is not None:
+            t = truncation
             max_length = t["max_length"]
             n_added = self.num_special_tokens_to_add(pair is not None) if add_special_tokens else 0
             if n_added > max_length:
@@ -639,8 +687,8 @@ class Tokenizer:
             final = default_process(
                 [encoding] if pair is None else [encoding, pair], add_special_tokens
             )
-        if self._padding is not None:
-            pad_encodings([final], self._padding)
+        if padding is not None:
+            pad_encodings([final], padding)
         return final
 
     def encode_batch(
@@ -664,6 +712,27 @@ class Tokenizer:
         >>> [e.ids for e in tok.encode_batch(["a", "b"])]
         [[0], [1]]
         """
+        return self._encode_batch(
+            inputs,
+            is_pretokenized,
+            add_special_tokens,
+            allowed_special,
+            disallowed_special,
+            num_threads,
+            self._settings,
+        )
+
+    def _encode_batch(
+        self,
+        inputs: Sequence[InputSequence | tuple[InputSequence, InputSequence]],
+        is_pretokenized: bool,
+        add_special_tokens: bool,
+        allowed_special: Any,
+        disallowed_special: Any,
+        num_threads: int | None,
+        settings: CallSettings,
+    ) -> list[Encoding]:
+        """:meth:`encode_batch` with the truncation and padding of ``settings``."""
         if isinstance(inputs, str):
             raise ConfigurationError(
                 "encode_batch takes a list of inputs; use encode() for one str"
@@ -677,35 +746,32 @@ class Tokenizer:
                 and all(isinstance(x, str) for x in item)
             ):
                 a, b = item
-                return self.encode(
-                    a,
-                    b,
-                    is_pretokenized,
-                    add_special_tokens,
-                    allowed_special=allowed_special,
-                    disallowed_special=disallowed_special,
-                )
-            return self.encode(
-                item,
-                None,
+            else:
+                a, b = item, None
+            return self._encode(
+                a,
+                b,
                 is_pretokenized,
                 add_special_tokens,
-                allowed_special=allowed_special,
-                disallowed_special=disallowed_special,
+                allowed_special,
+                disallowed_special,
+                settings,
             )
 
         items = list(inputs)
         plan = None if is_pretokenized else self._plan()
         if plan is not None and all(type(x) is str for x in items):
             skip = self._batch_skip(items, allowed_special, disallowed_special)
-            encodings = self._native_batch(plan, items, skip, add_special_tokens, num_threads)
+            encodings = self._native_batch(
+                plan, items, skip, add_special_tokens, num_threads, settings
+            )
         elif num_threads and num_threads > 1 and len(items) > 1:
             with ThreadPoolExecutor(num_threads) as ex:
                 encodings = list(ex.map(one, items))
         else:
             encodings = [one(x) for x in items]
-        if self._padding is not None:
-            pad_encodings(encodings, self._padding)
+        if settings.padding is not None:
+            pad_encodings(encodings, settings.padding)
         return encodings
 
     def _batch_skip(
@@ -725,12 +791,13 @@ class Tokenizer:
         skip: frozenset[str] | None,
         add_special_tokens: bool,
         num_threads: int | None,
+        settings: CallSettings,
     ) -> list[Encoding]:
-        trim = self._truncation is None
+        trim = settings.truncation is None
         trim_mode = plan.trim if trim else 0
         # Post-processed natively (one Encoding per text, built in C) when nothing else
         # follows; else bare results for post_process.
-        direct = trim and self._padding is None and plan.layouts != "python"
+        direct = trim and settings.padding is None and plan.layouts != "python"
         with gc_paused():
             outs = plan.core.encode_batch(
                 texts,
@@ -750,7 +817,7 @@ class Tokenizer:
                 elif direct:
                     encodings.append(enc)
                     continue
-                encodings.append(self.post_process(enc, None, add_special_tokens))
+                encodings.append(self._post_process(enc, None, add_special_tokens, settings))
         return encodings
 
     # ------------------------------------------------------------------ ordinary ids
@@ -1125,6 +1192,10 @@ if _backend._CORE is not None:
     Tokenizer.encode_ordinary = _backend._CORE.tokenizer_encode_ordinary(  # type: ignore[method-assign]
         Tokenizer.encode_ordinary, CHANGES
     )
+
+
+#: Serializes changes of a tokenizer's truncation and padding (``Tokenizer._settings``).
+_SETTINGS_LOCK = threading.RLock()
 
 
 def _piece(text: str, anchor: Anchor, tid: int | None) -> tuple[str, tuple[int, int], int | None]:

@@ -7,7 +7,8 @@
   the output: one sequence unbatched, several as lists or tensors);
 - the ``padding`` / ``truncation`` / ``max_length`` options and their defaults from the
   tokenizer's ``model_max_length``, ``padding_side`` and ``truncation_side``
-  (:func:`strategies`), applied for this call only; the pad token comes from
+  (:func:`strategies`), passed to the encode of this call only (the tokenizer's own
+  settings are never written, so threads may share it); the pad token comes from
   ``special_tokens_map``;
 - which fields to return: token type ids and attention mask (by ``model_input_names``),
   special-tokens mask, offsets, lengths, position ids (:func:`position_ids`), and the
@@ -24,7 +25,13 @@ from typing import TYPE_CHECKING, Any
 from .encoding import BatchEncoding, Encoding
 from .errors import ConfigurationError
 from .tokenizer_call_arrays import array_call
-from .truncation_padding import TRUNCATION_STRATEGIES, UNLIMITED
+from .truncation_padding import (
+    TRUNCATION_STRATEGIES,
+    UNLIMITED,
+    CallSettings,
+    padding_settings,
+    truncation_settings,
+)
 
 if TYPE_CHECKING:
     from .tokenizer import Tokenizer
@@ -52,12 +59,14 @@ def call(
     return_offsets_mapping: bool = False,
     return_length: bool = False,
     return_position_ids: bool = False,
+    truncation_side: str | None = None,
 ) -> BatchEncoding:
     """Model inputs for ``text`` from ``tok``: :meth:`codetok.Tokenizer.__call__` documents it.
 
-    The tokenizer's own truncation and padding settings are replaced for the call and
-    restored afterwards.
+    The call's truncation and padding are passed to the encode; the tokenizer's own
+    settings are neither used nor written. ``truncation_side`` overrides the tokenizer's.
     """
+    truncation_side = truncation_side or tok.truncation_side
     pad_strategy, trunc_strategy, max_length = strategies(
         padding, truncation, max_length, pad_to_multiple_of, tok.model_max_length
     )
@@ -113,6 +122,7 @@ def call(
             stride,
             pad_to_multiple_of,
             padding_side or tok.padding_side,
+            truncation_side,
             return_tensors,
             want_types,
             want_mask,
@@ -128,42 +138,46 @@ def call(
                     pad_to_multiple_of=pad_to_multiple_of,
                     padding_side=padding_side or tok.padding_side,
                 ),
+                truncation_side,
             ),
         )
         if fast is not None:
             return fast
 
-    saved = (tok._truncation, tok._padding)
-    try:
-        if trunc_strategy is None:
-            tok._truncation = None
-        else:
-            tok.enable_truncation(max_length, stride, trunc_strategy, tok.truncation_side)  # type: ignore[arg-type]
-        if pad_strategy is None:
-            tok._padding = None
-        else:
-            pad_token = tok.special_tokens_map.get("pad_token")
-            pad_id = None if pad_token is None else tok.token_to_id(pad_token)
-            if pad_token is None or pad_id is None:
-                raise ConfigurationError(
-                    "padding needs a pad token: set tok.special_tokens_map['pad_token'] to a token "
-                    "of the vocabulary (or call enable_padding with pad_token/pad_id)"
-                )
-            tok.enable_padding(
-                padding_side or tok.padding_side,
-                pad_id,
-                0,
-                pad_token,
-                max_length if pad_strategy == "max_length" else None,
-                pad_to_multiple_of,
-            )
-        encodings = tok.encode_batch(
-            batch,
-            is_pretokenized=is_split_into_words,
-            add_special_tokens=add_special_tokens,
+    trunc_settings = None
+    if trunc_strategy is not None:
+        trunc_settings = truncation_settings(
+            max_length,  # type: ignore[arg-type]
+            stride,
+            trunc_strategy,
+            truncation_side,
         )
-    finally:
-        tok._truncation, tok._padding = saved
+    pad_settings = None
+    if pad_strategy is not None:
+        pad_token = tok.special_tokens_map.get("pad_token")
+        pad_id = None if pad_token is None else tok.token_to_id(pad_token)
+        if pad_token is None or pad_id is None:
+            raise ConfigurationError(
+                "padding needs a pad token: set tok.special_tokens_map['pad_token'] to a token "
+                "of the vocabulary (or call enable_padding with pad_token/pad_id)"
+            )
+        pad_settings = padding_settings(
+            padding_side or tok.padding_side,
+            pad_id,
+            0,
+            pad_token,
+            max_length if pad_strategy == "max_length" else None,
+            pad_to_multiple_of,
+        )
+    encodings = tok._encode_batch(
+        batch,
+        is_split_into_words,
+        add_special_tokens,
+        "all",
+        (),
+        None,
+        CallSettings(trunc_settings, pad_settings),
+    )
 
     data: dict[str, list[Any]] = {"input_ids": []}
     if want_types:
@@ -209,19 +223,15 @@ def call(
     return out
 
 
-def _later_encodings(tok: Tokenizer, text: Any, options: dict[str, Any]) -> Any:
+def _later_encodings(
+    tok: Tokenizer, text: Any, options: dict[str, Any], truncation_side: str
+) -> Any:
     """What builds the encodings of an array-path call when they are first read: the
     general path on the same texts (copied now) with the same options and truncation side
     (tokenizer changes made in between, such as added tokens, do show)."""
-    truncation_side = tok.truncation_side
 
     def build() -> list[Encoding]:
-        saved = tok.truncation_side
-        tok.truncation_side = truncation_side
-        try:
-            return call(tok, text, **options).encodings  # type: ignore[return-value]
-        finally:
-            tok.truncation_side = saved
+        return call(tok, text, **options, truncation_side=truncation_side).encodings  # type: ignore[return-value]
 
     return build
 

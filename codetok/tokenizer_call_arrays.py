@@ -38,6 +38,7 @@ def array_call(
     stride: int,
     pad_to_multiple_of: int | None,
     padding_side: str,
+    truncation_side: str,
     return_tensors: str,
     want_types: bool,
     want_mask: bool,
@@ -54,7 +55,7 @@ def array_call(
         return None
     # Settings the general path validates (and rejects with its own errors) go there.
     side = padding_side.lower() if isinstance(padding_side, str) else None
-    trunc_side = tok.truncation_side.lower() if isinstance(tok.truncation_side, str) else None
+    trunc_side = truncation_side.lower() if isinstance(truncation_side, str) else None
     if side not in ("left", "right") or trunc_side not in ("left", "right"):
         return None
     if type(stride) is not int or stride < 0:

@@ -166,6 +166,7 @@ def from_dict(
             path=path,
             where="added_tokens",
         )
+    rows = []
     for i, d in enumerate(added):
         where = f"added_tokens[{i}]"
         if not isinstance(d, dict) or "id" not in d:
@@ -173,7 +174,8 @@ def from_dict(
                 "each added token needs an 'id' and a 'content'", path=path, where=where
             )
         tid = check_id(d["id"], what="the added token", path=path, where=f"{where}.id")
-        tok.added.set_with_id(AddedToken.from_dict(d, path=path, where=where), tid)
+        rows.append((AddedToken.from_dict(d, path=path, where=where), tid))
+    tok.added.set_many(rows)
     trunc = data.get("truncation")
     if trunc:
         try:

@@ -23,12 +23,13 @@ writing the settings to ``tokenizer.json`` (:mod:`codetok.tokenizer_json`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from .encoding import Encoding
 from .errors import ConfigurationError, TruncationError
 
 __all__ = [
+    "CallSettings",
     "JSON_DIRECTION",
     "JSON_STRATEGY",
     "TRUNCATION_STRATEGIES",
@@ -50,6 +51,26 @@ JSON_STRATEGY = {
 JSON_DIRECTION = {"right": "Right", "left": "Left"}
 #: A ``model_max_length`` above this means "no limit" (``transformers`` uses 1e30).
 UNLIMITED = int(1e20)
+
+
+class CallSettings(NamedTuple):
+    """The truncation and padding an encode applies (``None``: off).
+
+    A tokenizer keeps its own as one value and an encode reads it once, so a call sees
+    either the settings before another thread's change or after it, never half of each;
+    ``__call__`` passes its own for the call and leaves the tokenizer's alone.
+
+    >>> CallSettings().plain, CallSettings(truncation_settings(4, 0, "only_first", "left")).plain
+    (True, False)
+    """
+
+    truncation: dict[str, Any] | None = None
+    padding: dict[str, Any] | None = None
+
+    @property
+    def plain(self) -> bool:
+        """Neither truncation nor padding."""
+        return self.truncation is None and self.padding is None
 
 
 def _lower_key(value: Any, table: dict[str, str], what: str) -> str:

@@ -409,20 +409,20 @@ const FastState* current_plan(PyObject* tok, PyObject* changes, bool plain) {
     // Borrowed below: the tokenizer keeps its attributes while this C call runs.
     if (plain && own_attr(tok, s_plain) != Py_True) return nullptr;
     PyObject* cache = own_attr(tok, s_cache);
-    if (cache == nullptr || !PyTuple_CheckExact(cache) || PyTuple_GET_SIZE(cache) < 7)
+    if (cache == nullptr || !PyTuple_CheckExact(cache) || PyTuple_GET_SIZE(cache) < 6)
         return nullptr;
-    PyObject* cap = PyTuple_GET_ITEM(cache, 5);
+    PyObject* cap = PyTuple_GET_ITEM(cache, 4);
     if (!PyCapsule_CheckExact(cap) || !PyList_CheckExact(changes) || PyList_GET_SIZE(changes) < 1)
         return nullptr;
-    if (PyObject_RichCompareBool(PyTuple_GET_ITEM(cache, 2), PyList_GET_ITEM(changes, 0),
+    if (PyObject_RichCompareBool(PyTuple_GET_ITEM(cache, 1), PyList_GET_ITEM(changes, 0),
                                  Py_EQ) != 1) {
         PyErr_Clear();
         return nullptr;
     }
     // The added vocabulary the plan was made with (replacing it counts in ``changes``).
-    PyObject* version = own_attr(PyTuple_GET_ITEM(cache, 6), s_version);
+    PyObject* version = own_attr(PyTuple_GET_ITEM(cache, 5), s_version);
     if (version == nullptr ||
-        PyObject_RichCompareBool(PyTuple_GET_ITEM(cache, 3), version, Py_EQ) != 1) {
+        PyObject_RichCompareBool(PyTuple_GET_ITEM(cache, 2), version, Py_EQ) != 1) {
         PyErr_Clear();
         return nullptr;
     }

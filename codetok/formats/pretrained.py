@@ -337,13 +337,22 @@ def _add_tokens(
     cfg_path: str,
 ) -> None:
     decoder = config.get("added_tokens_decoder") or {}
+    # One change for all rows (set_many), read as a loop of set_with_id: a content is set
+    # unless an earlier row set it or it holds an id that no earlier row replaced.
+    rows: list[tuple[AddedToken, int]] = []
+    taken: set[str] = set()
+    written: set[int] = set()
     for tid, d in sorted(decoder.items()):
         where = f"added_tokens_decoder.{tid}"
         if not isinstance(d, dict) or not isinstance(d.get("content"), str):
             raise FormatError("expected an AddedToken object", path=cfg_path, where=where)
         at = AddedToken.from_dict(d, path=cfg_path, where=where)
-        if tok.added.id_of(at.content) is None:
-            tok.added.set_with_id(at, int(tid))
+        held = tok.added.id_of(at.content)
+        if at.content not in taken and (held is None or held in written):
+            taken.add(at.content)
+            written.add(int(tid))
+            rows.append((at, int(tid)))
+    tok.added.set_many(rows)
     missing = [t for t in [*specials.values(), *extras] if tok.added.id_of(t.content) is None]
     seen: set[str] = set()
     todo = []

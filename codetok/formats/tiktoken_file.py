@@ -427,8 +427,10 @@ def tokenizer_from_ranks(
         post_processor=ByteLevelProcessor(add_prefix_space=True, trim_offsets=False),
         decoder=ByteLevelDecoder(),
     )
-    for content, tid in sorted(specials.items(), key=lambda kv: kv[1]):
-        tok.added.set_with_id(AddedToken(content, normalized=False, special=True), int(tid))
+    tok.added.set_many(
+        (AddedToken(content, normalized=False, special=True), int(tid))
+        for content, tid in sorted(specials.items(), key=lambda kv: kv[1])
+    )
     tok.surrogates = "replace"  # tiktoken's ids for a str holding surrogates (module docstring)
     return tok
 

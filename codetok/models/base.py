@@ -33,10 +33,18 @@ class Model:
 
     type_name: ClassVar[str] = ""
 
+    #: What a model builds from its counted attributes on first use (kernels, id tables,
+    #: per-piece caches): setting one is not a change. A compiled plan that builds a kernel
+    #: then leaves the change count as it found it, so the plan stays current.
+    _DERIVED: ClassVar[frozenset[str]] = frozenset(
+        {"_core", "_core_native", "_core_key", "_values", "_cache"}
+    )
+
     def __setattr__(self, name: str, value: Any) -> None:
         # Counted like a component's (codetok._serde.CHANGES): compiled plans see it.
         object.__setattr__(self, name, value)
-        CHANGES[0] += 1
+        if name not in self._DERIVED:
+            CHANGES[0] += 1
 
     def tokenize(self, piece: str) -> list[Token]:
         """Split one piece into tokens with offsets relative to the piece."""

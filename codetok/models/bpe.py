@@ -107,6 +107,8 @@ class BPE(Model):
     """
 
     type_name: ClassVar[str] = "BPE"
+    #: Also derived: the tables a fast-loaded vocabulary builds on first read.
+    _DERIVED = Model._DERIVED | {"_vocab_d", "_vocab_rd", "_merges_list", "_merge_dict"}
 
     def __init__(
         self,
