@@ -24,6 +24,10 @@ from .errors import CodetokError
 
 __all__ = ["register", "cmd_corpus"]
 
+#: --max-file-mb by default: codetok.corpus.sources.DEFAULT_MAX_FILE_BYTES, in MiB (not
+#: imported from there: ``codetok --help`` does not load the corpus package)
+MAX_FILE_MB = 64.0
+
 EPILOG = """examples:
   codetok corpus src/ lib/ -o shards/                  # default code tokenizer, all cores
   codetok corpus repo/ -o shards/ --languages python java --shard-mb 64
@@ -35,6 +39,12 @@ EPILOG = """examples:
 OUT gets shard-00000.parquet, shard-00001.parquet, ... and _manifest.json (files,
 languages, token counts, skipped files with the reason). Run the same command again to
 resume an interrupted job: finished shards are kept.
+
+Nothing is left out silently: symlinks are followed (each folder once; a loop is skipped
+and reported), or with --no-follow-symlinks each is skipped with the reason; named pipes,
+devices and files over --max-file-mb are skipped with the reason. A shard whose worker
+process dies (the out-of-memory killer, a native crash) is tried once more, then its files
+are recorded as failures, the other shards are written and the command exits with 2.
 """
 
 
@@ -89,8 +99,9 @@ def _job(args: argparse.Namespace) -> Any:
     ):
         if value is not None and value < 1:
             raise CodetokError(f"{flag} must be at least 1 (got {value})")
-    if not 0 < args.shard_mb <= 1024:
-        raise CodetokError(f"--shard-mb must be above 0 and at most 1024 (got {args.shard_mb:g})")
+    for flag, mb in (("--shard-mb", args.shard_mb), ("--max-file-mb", args.max_file_mb)):
+        if not 0 < mb <= 1024:
+            raise CodetokError(f"{flag} must be above 0 and at most 1024 (got {mb:g})")
     return CorpusJob(
         mode="codebert" if args.codebert else "pairs" if args.pairs else "tokens",
         tokenizer=args.tokenizer,
@@ -99,6 +110,8 @@ def _job(args: argparse.Namespace) -> Any:
         max_tokens=args.max_tokens,
         max_docstring_tokens=args.max_docstring_tokens,
         keep_docstring=args.keep_docstring,
+        follow_symlinks=not args.no_follow_symlinks,
+        max_file_bytes=max(1, int(args.max_file_mb * (1 << 20))),
     )
 
 
@@ -226,6 +239,19 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--shard-mb", type=float, default=8.0, metavar="MB", help="source MB per shard (8)"
+    )
+    p.add_argument(
+        "--max-file-mb",
+        type=float,
+        default=MAX_FILE_MB,
+        metavar="MB",
+        help=f"skip larger files, listed in the manifest with their size ({MAX_FILE_MB:g})",
+    )
+    p.add_argument(
+        "--no-follow-symlinks",
+        action="store_true",
+        help="skip symlinks below the inputs, each listed in the manifest (default: follow "
+        "them, each folder once, loops skipped and listed)",
     )
     p.add_argument(
         "--dask",

@@ -19,6 +19,7 @@ __all__ = [
     "VocabularyError",
     "NotFoundError",
     "InputError",
+    "WorkerError",
 ]
 
 
@@ -77,3 +78,8 @@ class NotFoundError(CodetokError, FileNotFoundError):
 
 class InputError(CodetokError, TypeError):
     """An input to encode or lex has a type codetok does not take (it is a TypeError too)."""
+
+
+class WorkerError(CodetokError, RuntimeError):
+    """Worker processes died on a unit of work (a corpus shard) and gave it up; the message
+    names it, and what was recorded of it."""

@@ -212,7 +212,7 @@ def test_unreadable_files_are_skipped_with_the_reason(tmp_path):
     found = list_sources([str(tmp_path), str(tmp_path / "README.md"), str(tmp_path / "no")])
     reasons = {Path(f["path"]).name: f["reason"] for f in found.failures}
     assert reasons["gone.py"] == "unreadable (No such file or directory)"
-    assert reasons["pipe.py"] == "not a regular file"
+    assert reasons["pipe.py"] == "not a regular file: a named pipe (FIFO)"
     assert reasons["no"] == "no such file or folder"
     assert reasons["README.md"].startswith("no wanted language has the extension .md")
     # read failures in a worker: the file vanished, or it is a folder by now
@@ -229,7 +229,7 @@ def test_unreadable_files_are_skipped_with_the_reason(tmp_path):
     assert [f["path"] for f in entry["files"]] == ["ok.py"]
     assert [(f["path"], f["reason"]) for f in entry["failures"]] == [
         ("vanished.py", "unreadable (No such file or directory)"),
-        ("dir.py", "unreadable (Is a directory)"),
+        ("dir.py", "not a regular file: a folder"),
     ]
 
 

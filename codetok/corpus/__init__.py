@@ -2,13 +2,14 @@
 
 One job, three ways to run it, one format::
 
-    sources.py    list the source files of folders (skipped ones counted or failed)
+    sources.py    list the source files of folders (skipped ones counted or failed), read one
     plan.py       cut them into shards of about N MB: the unit of work and of resuming
     job.py        CorpusJob: mode (tokens / codebert / pairs), tokenizer, options
     encoders.py   what each mode writes per file
     shards.py     write_shard(): tokenize one shard's files, write one Parquet file
     manifest.py   _manifest.json: shards done, files, languages, tokens, failures
     engines.py    LocalEngine (every core, multiprocessing), DaskEngine (a cluster)
+    pool.py       the local worker processes: a worker that dies costs one retry, not a hang
     run.py        build_corpus(): list, plan, keep finished shards, run the rest
     batches.py    BatchEncoder: the same columns inside datasets.Dataset.map(num_proc=N)
 

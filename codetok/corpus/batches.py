@@ -68,7 +68,9 @@ class BatchEncoder:
         kinds: list[list[int]] = []
         errors: list[str | None] = []
         for path, language in zip(batch[self.path_column], batch[self.language_column]):
-            data, reason = read_source(path)
+            data, reason = read_source(
+                path, max_bytes=self.job.max_file_bytes, follow_symlinks=self.job.follow_symlinks
+            )
             if data is not None:
                 try:
                     got, got_kinds = enc.encode_file(data, SourceFile(path, path, language, 0, 0))

@@ -5,16 +5,19 @@ An engine takes the job, the shards to write and the output folder, runs
 entries as they finish (in any order). The driver (:mod:`codetok.corpus.run`) does the
 rest, so every engine writes the same files.
 
-- :class:`LocalEngine` uses every core of this machine: a ``multiprocessing`` pool (fork
-  where the platform has it, so workers inherit the tokenizer the driver loaded; spawn
-  elsewhere, where each worker loads it once). One worker, or one shard, runs in this
-  process. Workers ignore Ctrl-C; the driver stops the pool, and every shard finished by
-  then is already in the manifest. On Linux a worker also dies with the driver (a killed
-  driver leaves no worker behind).
+- :class:`LocalEngine` uses every core of this machine: worker processes
+  (:mod:`codetok.corpus.pool`; fork where the platform has it, so workers inherit the
+  tokenizer the driver loaded; spawn elsewhere, where each worker loads it once). One
+  worker, or one shard, runs in this process. Workers ignore Ctrl-C; the driver stops
+  them, and every shard finished by then is already in the manifest. On Linux a worker
+  also dies with the driver (a killed driver leaves no worker behind). A shard whose
+  worker dies is tried once more, then given up (its files as failures) while the rest go
+  on.
 - :class:`DaskEngine` submits one task per shard to a ``dask.distributed`` client. The
   workers must see the inputs, the output folder and the tokenizer file at the same paths
   (a shared file system, or one machine); a worker that loads a different tokenizer file is
-  caught by the fingerprint in each entry.
+  caught by the fingerprint in each entry. A shard whose workers Dask gives up on
+  (``KilledWorker``, after its own retries) is given up the same way.
 
 Not handled here: the plan, resuming and the manifest (:mod:`codetok.corpus.run`).
 """
@@ -23,14 +26,13 @@ from __future__ import annotations
 
 import os
 import secrets
-import signal
-import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from .job import CorpusJob
 from .plan import ShardTask
-from .shards import prepare, write_shard
+from .pool import run_pool
+from .shards import lost_entry, write_shard
 
 __all__ = ["Engine", "LocalEngine", "DaskEngine", "available_cores"]
 
@@ -52,29 +54,9 @@ class Engine(Protocol):
     def run(
         self, job: CorpusJob, tasks: Sequence[ShardTask], out_dir: str
     ) -> Iterator[dict[str, Any]]:
-        """Yield the manifest entry of each shard as it is written."""
+        """Yield the manifest entry of each shard as it is written, or the
+        :func:`~codetok.corpus.shards.lost_entry` of a shard given up (its worker died)."""
         ...
-
-
-def _worker_init(parent: int) -> None:
-    """A pool worker ignores Ctrl-C (the driver stops the pool) and, on Linux, dies with
-    the driver: killed with SIGKILL, the driver cannot stop its pool, and a worker blocked
-    on the task queue would otherwise wait forever."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool stops workers with it
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        try:
-            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-        if os.getppid() != parent:  # the driver died before prctl took effect
-            os._exit(1)
-
-
-def _write(args: tuple[CorpusJob, ShardTask, str]) -> dict[str, Any]:
-    return write_shard(*args)
 
 
 class LocalEngine:
@@ -102,15 +84,7 @@ class LocalEngine:
             for task in tasks:
                 yield write_shard(job, task, out_dir)
             return
-        import multiprocessing
-
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
-        ctx = multiprocessing.get_context(method)
-        prepare(job)  # the tokenizer and pyarrow, loaded before forking: workers inherit them
-        args = [(job, task, out_dir) for task in tasks]
-        workers = min(self.workers, len(tasks))
-        with ctx.Pool(workers, initializer=_worker_init, initargs=(os.getpid(),)) as pool:
-            yield from pool.imap_unordered(_write, args, chunksize=1)
+        yield from run_pool(job, tasks, out_dir, min(self.workers, len(tasks)))
 
 
 class DaskEngine:
@@ -134,15 +108,19 @@ class DaskEngine:
     ) -> Iterator[dict[str, Any]]:
         """Yield each shard's entry as its task finishes; unfinished tasks are cancelled
         when the caller stops early (an error, Ctrl-C)."""
-        from distributed import as_completed
+        from distributed import KilledWorker, as_completed
 
-        futures = [
-            self.client.submit(write_shard, job, task, out_dir, pure=False, key=_key(task))
+        futures = {
+            self.client.submit(write_shard, job, task, out_dir, pure=False, key=_key(task)): task
             for task in tasks
-        ]
+        }
         try:
             for future in as_completed(futures):
-                yield future.result()
+                try:
+                    yield future.result()
+                except KilledWorker:  # the workers that ran it died, as many times as allowed
+                    why = "Dask gave it up after its workers died (KilledWorker: see their logs)"
+                    yield lost_entry(futures[future], why)
         finally:
             self.client.cancel([f for f in futures if not f.done()])
 

@@ -28,8 +28,15 @@ from .encoders import (
     PairsFileEncoder,
     TextFileEncoder,
 )
+from .sources import DEFAULT_MAX_FILE_BYTES
 
-__all__ = ["CorpusJob", "MODES", "DEFAULT_SHARD_BYTES", "tokenizer_fingerprint"]
+__all__ = [
+    "CorpusJob",
+    "MODES",
+    "DEFAULT_SHARD_BYTES",
+    "DEFAULT_MAX_FILE_BYTES",
+    "tokenizer_fingerprint",
+]
 
 #: ``tokens``: ids of each file; ``codebert``: a pretrained tokenizer's ids with lexeme
 #: kinds; ``pairs``: (docstring, function) pairs.
@@ -39,7 +46,7 @@ MODES = ("tokens", "codebert", "pairs")
 #: eight workers finish together on a few hundred MB.
 DEFAULT_SHARD_BYTES = 8 << 20
 
-#: Largest shard: a shard's id lists are indexed with 32-bit offsets.
+#: Largest shard, and largest file: a shard's id lists are indexed with 32-bit offsets.
 MAX_SHARD_BYTES = 1 << 30
 
 _ENCODERS: dict[tuple[CorpusJob, str], FileEncoder] = {}
@@ -58,10 +65,16 @@ class CorpusJob:
         max_tokens: pairs mode: code token budget per function.
         max_docstring_tokens: pairs mode: docstring token budget.
         keep_docstring: pairs mode: keep Python docstrings inside the code.
+        follow_symlinks: follow symlinks to folders and files below the inputs (each
+            folder entered once; a loop is reported); False lists each symlink in the
+            manifest's failures as not followed.
+        max_file_bytes: a larger file is left out, with its size in the manifest (64 MiB
+            by default; at most 1 GiB).
 
     Raises:
         ConfigurationError: an unknown mode, CodeBERT mode without a tokenizer, a budget
-            below 1 or outside pairs mode, or ``shard_bytes`` outside 1 to 1 GiB.
+            below 1 or outside pairs mode, or ``shard_bytes`` or ``max_file_bytes``
+            outside 1 to 1 GiB.
 
     >>> CorpusJob(mode="pairs", max_tokens=256).mode
     'pairs'
@@ -74,6 +87,8 @@ class CorpusJob:
     max_tokens: int | None = None
     max_docstring_tokens: int | None = None
     keep_docstring: bool = False
+    follow_symlinks: bool = True
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -93,10 +108,12 @@ class CorpusJob:
                 raise ConfigurationError(f"{name} must be at least 1 (got {value})")
         if self.keep_docstring and self.mode != "pairs":
             raise ConfigurationError("keep_docstring= is a pairs-mode option; pass mode='pairs'")
-        if not 1 <= self.shard_bytes <= MAX_SHARD_BYTES:
-            raise ConfigurationError(
-                f"shard_bytes must be from 1 to {MAX_SHARD_BYTES} (1 GiB), got {self.shard_bytes}"
-            )
+        for name in ("shard_bytes", "max_file_bytes"):
+            value = getattr(self, name)
+            if not 1 <= value <= MAX_SHARD_BYTES:
+                raise ConfigurationError(
+                    f"{name} must be from 1 to {MAX_SHARD_BYTES} (1 GiB), got {value}"
+                )
         if self.languages is not None:
             object.__setattr__(self, "languages", tuple(self.languages))
 

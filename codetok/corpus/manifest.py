@@ -17,7 +17,8 @@ Layout (JSON, version 1)::
                          rows, tokens, bytes, files [path, language, bytes, tokens(, pairs)],
                          failures [path, reason]
     failures             every file or folder left out, with its reason and shard (null when
-                         found while listing)
+                         found while listing); a shard whose worker died lists all its files
+                         here and stays missing (status "partial"; a rerun tries it again)
     ignored              counts of files of other extensions and of hidden folders
     totals               shards (planned), shards_done, files, bytes, tokens, rows, failures,
                          and per language files, bytes, tokens
@@ -120,9 +121,13 @@ def check_same_job(old: dict[str, Any], new: dict[str, Any], out_dir: str) -> No
         ConfigurationError: the settings, tokenizer or inputs differ (the message says which
             and what to do).
     """
+    from .job import CorpusJob
+
     diffs = []
     for key, sub in (("job", None), ("tokenizer", "sha256"), ("inputs", None)):
         a, b = old.get(key), new.get(key)
+        if key == "job" and isinstance(a, dict):  # settings added since: their defaults
+            a = CorpusJob().settings() | a
         if sub is not None:
             a, b = (a or {}).get(sub), (b or {}).get(sub)
         if a != b:

@@ -8,7 +8,10 @@
    shards it lists whose inputs are unchanged and whose file is intact are kept;
 3. run the remaining shards on the engine, rewriting the manifest after each one, so an
    interruption loses at most the shards in flight;
-4. remove shard files the plan no longer has, and mark the manifest complete.
+4. remove shard files the plan no longer has, and mark the manifest complete; or, when an
+   engine gave a shard up because its worker died, record its files as failures, leave
+   the manifest partial (a rerun tries that shard again) and raise :class:`WorkerError`
+   once every other shard is written.
 
 It reports through a :class:`RunLog` (the command line draws a progress line and prints
 each skipped file); the default one is silent.
@@ -25,7 +28,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, WorkerError
 from .engines import Engine, LocalEngine
 from .job import CorpusJob
 from .manifest import (
@@ -106,6 +109,8 @@ def build_corpus(
     Raises:
         ConfigurationError: ``out`` holds something else, or another job's shards; or a
             worker loaded another tokenizer file than the driver.
+        WorkerError: worker processes died on a shard, which is not written (the manifest,
+            written first, lists its files as failures with the reason).
         FormatError: ``out`` has a manifest codetok cannot read.
         NotFoundError: the tokenizer cannot be found.
         OSError: a shard or the manifest cannot be written.
@@ -121,7 +126,12 @@ def build_corpus(
     engine = LocalEngine() if engine is None else engine
     log = RunLog() if log is None else log
     start = time.perf_counter()
-    listing = list_sources(inputs, job.languages)
+    listing = list_sources(
+        inputs,
+        job.languages,
+        follow_symlinks=job.follow_symlinks,
+        max_file_bytes=job.max_file_bytes,
+    )
     plan = plan_shards(listing.files, job.shard_bytes)
     enc = job.encoder()
     manifest: dict[str, Any] = {
@@ -151,6 +161,7 @@ def build_corpus(
         entries = [done[i] for i in sorted(done)]
         failures = [dict(f, shard=None) for f in listing.failures]
         failures += [dict(f, shard=e["index"]) for e in entries for f in e["failures"]]
+        failures += [dict(f, shard=i) for i in sorted(lost) for f in lost[i]["failures"]]
         manifest["status"] = status
         manifest["shards"] = entries
         manifest["failures"] = failures
@@ -166,12 +177,19 @@ def build_corpus(
 
     kept = set(done)
     fresh: set[int] = set()
+    lost: dict[int, dict[str, Any]] = {}
     # largest first: the last shards to start are the small ones, so the workers finish
     # together (the shards' files and names stay in plan order)
     todo = sorted((t for t in plan if t.index not in done), key=lambda t: -t.bytes)
     log.started(shards=len(plan), kept=len(kept), todo_bytes=sum(t.bytes for t in todo))
     record("partial", 0)
     for entry in engine.run(job, todo, out):
+        if "lost" in entry:  # its worker died: the files are failures, the shard is missing
+            lost[entry["index"]] = entry
+            for f in entry["failures"]:
+                log.skipped(f["path"], f["reason"])
+            record("partial", len(fresh))
+            continue
         if entry["tokenizer_sha256"] != manifest["tokenizer"]["sha256"]:
             raise ConfigurationError(
                 f"shard {entry['file']} was written with another tokenizer file than "
@@ -188,5 +206,16 @@ def build_corpus(
         m = _SHARD_FILE.fullmatch(name)
         if m and int(m.group(1)) >= len(plan):
             os.unlink(os.path.join(out, name))
-    record("complete", len(fresh))
+    record("partial" if lost else "complete", len(fresh))
+    if lost:
+        first = lost[min(lost)]
+        files = sum(len(e["failures"]) for e in lost.values())
+        raise WorkerError(
+            f"{len(lost)} shard{'s' if len(lost) != 1 else ''} not written "
+            f"({', '.join(lost[i]['file'] for i in sorted(lost))}): {first['lost']}. Their "
+            f"files ({files}) are failures in {os.path.join(out, MANIFEST_NAME)} and every "
+            "other shard is written; run the same job again to retry. A file too large for "
+            "memory, or one that crashes the tokenizer, is the usual cause (--max-file-mb, "
+            "max_file_bytes, lowers the size cap)"
+        )
     return manifest

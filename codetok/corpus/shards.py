@@ -43,7 +43,7 @@ from .job import CorpusJob
 from .plan import ShardTask
 from .sources import read_source
 
-__all__ = ["write_shard", "prepare", "id_type", "shard_schema"]
+__all__ = ["write_shard", "lost_entry", "prepare", "id_type", "shard_schema"]
 
 
 def _pyarrow() -> tuple[Any, Any]:
@@ -194,8 +194,8 @@ def _write_atomically(path: str, data: bytes) -> None:
 def write_shard(job: CorpusJob, task: ShardTask, out_dir: str) -> dict[str, Any]:
     """Tokenize the shard's files and write ``out_dir/<task.name>``.
 
-    A file that cannot be used (unreadable, binary, or refused by the tokenizer: a
-    non-UTF-8 file in CodeBERT mode) is left out of the shard and listed in the entry's
+    A file that cannot be used (unreadable, not a regular file, over the size cap, binary,
+    or refused by the tokenizer: a non-UTF-8 file in CodeBERT mode) is left out of the shard and listed in the entry's
     ``failures`` with the reason; the shard is written even when every file failed.
 
     Args:
@@ -221,7 +221,9 @@ def write_shard(job: CorpusJob, task: ShardTask, out_dir: str) -> dict[str, Any]
     files: list[dict[str, Any]] = []
     failures: list[dict[str, str]] = []
     for f in task.files:
-        data, reason = read_source(f.path)
+        data, reason = read_source(
+            f.path, max_bytes=job.max_file_bytes, follow_symlinks=job.follow_symlinks
+        )
         if data is None:
             failures.append({"path": f.shown, "reason": reason or "unreadable"})
             continue
@@ -258,4 +260,31 @@ def write_shard(job: CorpusJob, task: ShardTask, out_dir: str) -> dict[str, Any]
         "bytes": sum(e["bytes"] for e in files),
         "files": files,
         "failures": failures,
+    }
+
+
+def lost_entry(task: ShardTask, why: str) -> dict[str, Any]:
+    """The entry an engine gives for a shard it could not write because its worker died:
+    no file is written, and each of its files is a failure with the reason.
+
+    Args:
+        task: the shard.
+        why: what happened (``"its worker died twice (killed by SIGKILL)"``).
+
+    Returns:
+        ``index``, ``file``, ``fingerprint``, ``lost`` (``why``), ``files`` (empty) and
+        ``failures`` (every file of the shard).
+
+    >>> from codetok.corpus.sources import SourceFile
+    >>> lost_entry(ShardTask(3, (SourceFile("/a.py", "a.py", "python", 1, 0),)), "gone")["failures"]
+    [{'path': 'a.py', 'reason': 'not tokenized: gone'}]
+    """
+    reason = f"not tokenized: {why}"
+    return {
+        "index": task.index,
+        "file": task.name,
+        "fingerprint": task.fingerprint,
+        "lost": why,
+        "files": [],
+        "failures": [{"path": f.shown, "reason": reason} for f in task.files],
     }
