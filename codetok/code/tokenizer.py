@@ -45,7 +45,7 @@ from .front.lexemes import Lexemes
 from .front.lexer import lex
 from .routing.channels import Channel
 from .routing.native import compile_router, run_router
-from .routing.pieces import PieceSplitter
+from .routing.pieces import DIGIT_POLICIES, PieceSplitter
 from .routing.reserved import ReservedTokens
 from .routing.router import CODE, RouterOptions, route
 from .training import train_models
@@ -637,8 +637,15 @@ class CodeTokenizer:
     def from_dict(cls, data: dict[str, Any], *, path: str | None = None) -> CodeTokenizer:
         """Build from the object :meth:`to_dict` writes.
 
+        Every entry of ``"codetok_code"`` is type- and range-checked: the version, each
+        option (a known name, a value of its type and range), the reserved keywords (see
+        :meth:`ReservedTokens.from_dict`; each keyword's token must be an added token of the
+        saved tokenizer, as :meth:`save` wrote it, or ids would move) and the comment
+        tokenizer (``null`` or a ``tokenizer.json`` object).
+
         Raises:
-            FormatError: the object has no valid ``"codetok_code"`` section.
+            FormatError: the object has no valid ``"codetok_code"`` section; the error
+                names the file and the key (``codetok_code.reserved.keywords.python[3]``).
         """
         ext = data.get(FORMAT_KEY) if isinstance(data, dict) else None
         if not isinstance(ext, dict):
@@ -649,35 +656,78 @@ class CodeTokenizer:
                 path=path,
             )
         version = ext.get("version")
-        if version != FORMAT_VERSION:
+        if type(version) is not int or version != FORMAT_VERSION:
             raise FormatError(
                 f"unsupported code tokenizer version {version!r} (this codetok reads "
                 f"{FORMAT_VERSION}); upgrade codetok",
                 path=path,
                 where=f"{FORMAT_KEY}.version",
             )
-        saved = ext.get("options", {})
+        keys = ("version", "options", "reserved", "comment_tokenizer")
+        odd = sorted(set(keys) ^ set(ext))
+        if odd:
+            raise FormatError(
+                f"{'unknown' if odd[0] in ext else 'missing'} key {odd[0]!r}; this section "
+                f"holds exactly {', '.join(keys)}",
+                path=path,
+                where=FORMAT_KEY,
+            )
+        saved = ext["options"]
         if not isinstance(saved, dict):
             raise FormatError(
                 "expected an object of options", path=path, where=f"{FORMAT_KEY}.options"
             )
+        unknown = sorted(set(saved) - set(_OPTION_NAMES))
+        if unknown:
+            raise FormatError(
+                f"unknown option {unknown[0]!r}; valid: {', '.join(_OPTION_NAMES)}",
+                path=path,
+                where=f"{FORMAT_KEY}.options.{unknown[0]}",
+            )
         check_options(RouterOptions, saved, path=path, where=f"{FORMAT_KEY}.options")
+        # Files from before these options were trained without them.
+        older = {
+            "fold_whitespace": False,
+            "join_punctuation": False,
+            "fold_blank_lines": False,
+            "spaced_keywords": False,
+        }
+        options = RouterOptions(**{**older, **saved})
         try:
-            # Files from before these options were trained without them.
-            older = {
-                "fold_whitespace": False,
-                "join_punctuation": False,
-                "fold_blank_lines": False,
-                "spaced_keywords": False,
-            }
-            options = RouterOptions(**{**older, **saved})
-            reserved = ReservedTokens.from_dict(ext.get("reserved", {}))
             splitter = PieceSplitter(options.digits, max_piece=options.max_piece)
-        except (CodetokError, TypeError, ValueError, AttributeError) as e:
-            raise as_format_error(e, "malformed section", path, FORMAT_KEY) from e
+        except CodetokError as e:
+            field = "digits" if options.digits not in DIGIT_POLICIES else "max_piece"
+            where = f"{FORMAT_KEY}.options.{field}"
+            raise as_format_error(e, "malformed option", path, where) from e
+        reserved = ReservedTokens.from_dict(
+            ext["reserved"], path=path, where=f"{FORMAT_KEY}.reserved"
+        )
         tok = Tokenizer.from_dict(data, path=path)
-        comment = ext.get("comment_tokenizer")
-        comment_tok = None if comment is None else Tokenizer.from_dict(comment, path=path)
+        added = {t.content for t in tok.get_added_tokens_decoder().values()}
+        missing = [t for t in reserved.tokens if t not in added]
+        if missing:
+            lang = next((g for g, t in reserved.keywords.items() if missing[0] in t.values()), "")
+            raise FormatError(
+                f"the reserved token {missing[0]!r} is not an added token of the saved "
+                "tokenizer, where saving puts every reserved token: the keyword lists were "
+                "edited after saving, and would give other ids",
+                path=path,
+                where=f"{FORMAT_KEY}.reserved" + (f".keywords.{lang}" if lang else ""),
+            )
+        comment = ext["comment_tokenizer"]
+        where = f"{FORMAT_KEY}.comment_tokenizer"
+        if comment is not None and not isinstance(comment, dict):
+            raise FormatError(
+                f"expected null or a tokenizer.json object, got {type(comment).__name__} "
+                f"{comment!r:.80}",
+                path=path,
+                where=where,
+            )
+        try:
+            comment_tok = None if comment is None else Tokenizer.from_dict(comment, path=path)
+        except FormatError as e:
+            inner = f"{where}.{e.where}" if e.where else where
+            raise type(e)(e.message, path=path, where=inner) from e
         self = cls.__new__(cls)
         self.reserved = reserved
         self.options = options

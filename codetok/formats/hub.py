@@ -7,7 +7,12 @@ Resolution order for ``name_or_path``:
 2. the HF cache, without network: ``<cache>/models--org--name/snapshots/<commit>/``, where
    ``<commit>`` is read from ``refs/<revision>`` (default ``main``) or is the revision
    itself when it is a commit hash. ``<cache>`` is ``cache_dir``, else ``HF_HUB_CACHE``,
-   else ``HF_HOME/hub``, else ``~/.cache/huggingface/hub``;
+   else ``HF_HOME/hub``, else ``~/.cache/huggingface/hub``. Nothing there may lead out of
+   the repository's folder: a revision is a ref name (``main``, ``v1.0``, ``refs/pr/1``,
+   which ``huggingface_hub`` keeps as ``refs/refs/pr/1``) without ``..``, empty or ``.``
+   parts, a leading ``/``, ``\\``, ``:`` or control characters; a ref file holds a
+   40-hex-digit commit; the snapshot folder, symlinks resolved, lies in ``snapshots/``,
+   and its tokenizer files (symlinks into ``blobs/``) in the repository's folder;
 3. the Hub, through ``huggingface_hub`` (imported only here, only then), unless
    ``local_files_only`` or ``HF_HUB_OFFLINE`` is set, or the name is not a repository id
    (``name`` or ``org/name``; ``./no/such/dir`` and ``a/b/c`` are missing paths). Only the
@@ -28,13 +33,13 @@ import os
 import re
 from pathlib import Path
 
-from ..errors import ConfigurationError, NotFoundError
+from ..errors import ConfigurationError, FormatError, NotFoundError
 from ..tokenizer import Tokenizer
 from .pretrained import TOKENIZER_FILES, load_pretrained_dir
 
 __all__ = ["from_pretrained", "default_cache_dir", "cached_snapshot"]
 
-_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+_COMMIT = re.compile(r"[0-9a-f]{40}")  # fullmatch
 # One part of a Hub repository id: word chars, '-', '.'; a word char at both ends.
 _ID_PART = re.compile(r"\w(?:[\w.-]{0,94}\w)?")
 # Files that are enough on their own to build a tokenizer.
@@ -73,6 +78,82 @@ def _repo_folder(cache: Path, repo_id: str) -> Path:
     return cache / ("models--" + repo_id.replace("/", "--"))
 
 
+def _check_revision(revision: str | None) -> str:
+    """``revision`` (default ``"main"``) when it names a ref inside ``refs/``.
+
+    Branch and tag names may hold ``/`` (``huggingface_hub`` keeps ``refs/pr/1`` as the
+    file ``refs/refs/pr/1``), so only what could leave the folder is refused: a non-str
+    revision (``None`` and ``""`` mean ``"main"``), a leading ``/``, an empty, ``.`` or
+    ``..`` part, ``\\``, ``:`` and control characters (git allows none of these in ref
+    names either).
+
+    Raises:
+        ConfigurationError: naming the revision and what is wrong with it.
+
+    >>> _check_revision("refs/pr/1")
+    'refs/pr/1'
+    >>> _check_revision("../../x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    codetok.errors.ConfigurationError: revision='../../x' has a '..' part; ...
+    """
+    if revision is None or revision == "":
+        return "main"
+    if not isinstance(revision, str):
+        raise ConfigurationError(
+            f"revision must be a str (a branch, tag or commit) or None, got {revision!r:.100}"
+        )
+    why = None
+    if revision.startswith("/"):
+        why = "is an absolute path"
+    elif any(c in "\\:" or ord(c) < 0x20 or c == "\x7f" for c in revision):
+        why = "holds '\\', ':' or a control character"
+    else:
+        for part in revision.split("/"):
+            if part in ("", ".", ".."):
+                why = f"has {'an empty' if not part else 'a ' + repr(part)} part"
+                break
+    if why is None:
+        return revision
+    raise ConfigurationError(
+        f"revision={revision!r:.200} {why}; a revision is a branch or tag name "
+        "('main', 'v1.0', 'refs/pr/1') or a 40-hex-digit commit hash, and never leads "
+        "out of the cache's refs/ folder"
+    )
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path``, symlinks resolved, lies in ``folder`` (symlinks resolved)."""
+    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
+
+
+def _read_ref(repo: Path, ref: Path, rev: str) -> str:
+    """The commit hash held by the ref file ``ref`` (``refs/<rev>`` of ``repo``).
+
+    Raises:
+        FormatError: the ref file leads out of ``refs/`` or does not hold a commit hash.
+    """
+    if not _inside(ref, repo / "refs"):
+        raise FormatError(
+            f"the ref of revision {rev!r} resolves to {os.path.realpath(ref)}, outside the "
+            f"cache's {repo / 'refs'}; delete the link (or the repository's cache folder) "
+            "and download it again",
+            path=str(ref),
+        )
+    try:
+        text = ref.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as e:
+        raise FormatError(f"cannot read the ref of revision {rev!r}: {e}", path=str(ref)) from e
+    if not _COMMIT.fullmatch(text):
+        raise FormatError(
+            f"the ref of revision {rev!r} holds {text!r:.100}, not a commit hash (40 "
+            "lowercase hex digits); delete the file (or the repository's cache folder) "
+            "and download it again",
+            path=str(ref),
+        )
+    return text
+
+
 def cached_snapshot(
     repo_id: str, *, revision: str | None = None, cache_dir: str | os.PathLike[str] | None = None
 ) -> Path | None:
@@ -87,22 +168,50 @@ def cached_snapshot(
     Returns:
         The snapshot folder, or ``None`` when the cache does not hold that revision.
 
+    Raises:
+        ConfigurationError: ``repo_id`` is not a repository id, or ``revision`` could lead
+            out of the cache (see :func:`_check_revision`).
+        FormatError: the cache leads out of the repository's folder: a ref that does not
+            hold a commit hash, a ref or snapshot that is a symlink to elsewhere.
+
     >>> cached_snapshot("org/absent", cache_dir="/nonexistent") is None
     True
     """
+    why = _not_a_repo_id(repo_id) if isinstance(repo_id, str) else "not a str"
+    if why is not None:
+        raise ConfigurationError(f"repo_id={repo_id!r:.200} is not a repository id: {why}")
+    rev = _check_revision(revision)
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     repo = _repo_folder(cache, repo_id)
-    rev = revision or "main"
     ref = repo / "refs" / rev
     commit = None
     if ref.is_file():
-        commit = ref.read_text(encoding="utf-8").strip()
-    elif _COMMIT.match(rev):
+        commit = _read_ref(repo, ref, rev)
+    elif _COMMIT.fullmatch(rev):
         commit = rev
     if not commit:
         return None
     snap = repo / "snapshots" / commit
-    return snap if snap.is_dir() else None
+    if not snap.is_dir():
+        return None
+    if not _inside(snap, repo / "snapshots"):
+        raise FormatError(
+            f"the snapshot of revision {rev!r} resolves to {os.path.realpath(snap)}, outside "
+            f"the cache's {repo / 'snapshots'}; delete the link (or the repository's cache "
+            "folder) and download it again",
+            path=str(snap),
+        )
+    for name in TOKENIZER_FILES:
+        file = snap / name
+        if file.exists() and not _inside(file, repo):
+            raise FormatError(
+                f"{name} of revision {rev!r} resolves to {os.path.realpath(file)}, outside "
+                f"the repository's cache folder {repo}; HF cache files link into its "
+                "blobs/ folder. Delete the link (or the repository's cache folder) and "
+                "download it again",
+                path=str(file),
+            )
+    return snap
 
 
 def _has_tokenizer_files(folder: Path) -> bool:
@@ -219,8 +328,10 @@ def from_pretrained(
     Raises:
         NotFoundError: nothing usable was found; the message lists the files looked for,
             the places looked in, and why the Hub was not tried.
-        ConfigurationError: the tokenizer class is not supported.
-        FormatError: a file is malformed.
+        ConfigurationError: the tokenizer class is not supported, or ``revision`` is not a
+            ref name (``..``, an absolute path; checked before the cache or the Hub).
+        FormatError: a file is malformed, or the cache leads out of the repository's
+            folder (see :func:`cached_snapshot`).
 
     >>> tok = from_pretrained("microsoft/codebert-base", local_files_only=True)  # doctest: +SKIP
     >>> tok("def f(): pass")["input_ids"][:2]  # doctest: +SKIP
@@ -243,12 +354,12 @@ def from_pretrained(
             "the HF cache nor the Hub was tried. Pass an existing folder, a tokenizer.json "
             "or .tiktoken file, or a repository id such as 'microsoft/codebert-base'."
         )
+    rev = _check_revision(revision)  # before the cache and the Hub see it
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    snap = cached_snapshot(raw, revision=revision, cache_dir=cache)
+    snap = cached_snapshot(raw, revision=rev, cache_dir=cache)
     if snap is not None and _has_tokenizer_files(snap):
         return load_pretrained_dir(snap)
     repo = _repo_folder(cache, raw)
-    rev = revision or "main"
     where = [missing]
     if snap is not None:
         where.append(f"the cached snapshot {snap} (no tokenizer files in it)")

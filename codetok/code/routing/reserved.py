@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ...errors import FormatError
+
 __all__ = [
     "INDENT",
     "DEDENT",
@@ -158,9 +160,65 @@ class ReservedTokens:
         return {"keywords": {lang: sorted(t) for lang, t in sorted(self.keywords.items())}}
 
     @classmethod
-    def from_dict(cls, data: dict[str, object]) -> ReservedTokens:
-        """Inverse of :meth:`to_dict`."""
-        kw = data.get("keywords") or {}
+    def from_dict(
+        cls, data: dict[str, object], *, path: str | None = None, where: str = "reserved"
+    ) -> ReservedTokens:
+        """Inverse of :meth:`to_dict`, refusing anything :meth:`to_dict` does not write.
+
+        Args:
+            data: ``{"keywords": {language: [keyword, ...]}}``.
+            path: the file ``data`` came from, for errors.
+            where: the place of ``data`` in that file, for errors.
+
+        Raises:
+            FormatError: naming the key: ``data`` is not that object, a language is not a
+                canonical name (``"python"``, not ``"py"``), a keyword list is not a list of
+                distinct non-empty strings (an int, an object or a string in its place used
+                to load as other keywords, and so other ids).
+
+        >>> ReservedTokens.from_dict({"keywords": {"python": ["def"]}}).keywords
+        {'python': {'def': '<py:def>'}}
+        >>> ReservedTokens.from_dict({"keywords": {"python": ["def", 1]}})
+        Traceback (most recent call last):
+        ...
+        codetok.errors.FormatError: at reserved.keywords.python[1]: expected a non-empty string (a keyword), got int 1
+        """
+        from ..front.languages import resolve_language_name
+
+        def fail(message: str, at: str = "") -> FormatError:
+            return FormatError(message, path=path, where=where + at)
+
+        if not isinstance(data, dict) or set(data) != {"keywords"}:
+            got = f"the keys {sorted(data)}" if isinstance(data, dict) else type(data).__name__
+            raise fail(f'expected {{"keywords": {{language: [keyword, ...]}}}}, got {got:.100}')
+        kw = data["keywords"]
         if not isinstance(kw, dict):
-            raise TypeError("'keywords' must map languages to lists of keywords")
-        return cls.build({str(k): [str(x) for x in v] for k, v in kw.items()})
+            raise fail(
+                f"expected an object mapping languages to lists of keywords, got "
+                f"{type(kw).__name__} {kw!r:.80}",
+                ".keywords",
+            )
+        table: dict[str, list[str]] = {}
+        for lang, words in kw.items():
+            at = f".keywords.{lang}"
+            if not lang or resolve_language_name(lang) != lang:
+                raise fail(
+                    f"{lang!r} is not a canonical language name (lowercase, no alias: "
+                    f"{resolve_language_name(lang)!r})",
+                    at,
+                )
+            if not isinstance(words, list):
+                raise fail(
+                    f"expected a list of keywords, got {type(words).__name__} {words!r:.80}", at
+                )
+            for i, w in enumerate(words):
+                if not isinstance(w, str) or not w:
+                    raise fail(
+                        f"expected a non-empty string (a keyword), got {type(w).__name__} {w!r:.80}",
+                        f"{at}[{i}]",
+                    )
+            if len(set(words)) != len(words):
+                twice = next(w for i, w in enumerate(words) if w in words[:i])
+                raise fail(f"keyword {twice!r} is listed twice", at)
+            table[lang] = words
+        return cls.build(table)

@@ -1,0 +1,149 @@
+"""A ``.ctk`` file damaged and its checksum written again is refused when it loads.
+
+The checksum only sees accidental damage: a careless or hostile writer recomputes it. Such
+a file used to load and fail later, far from the cause: a merge naming an absent id raised
+a bare ``KeyError`` in ``save``, a token whose text is not UTF-8 a bare ``ValueError`` in
+``enc.tokens``. Now every row of the token and merge arrays is checked at load, and the
+:class:`~codetok.errors.FormatError` names the file and the field (``merges[2]``,
+``token text[260]``). Each test rewrites a real file as the format lays it out (sections
+at multiples of 8 bytes) and recomputes the checksum as the format defines it.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+
+from codetok import Tokenizer
+from codetok.errors import FormatError
+from codetok.formats.binary import checksum
+from codetok.models import BPE, _backend
+from codetok.pre_tokenizers import ByteLevel
+
+ALPHABET = sorted(set(ByteLevel.alphabet()))
+HOLE = len(ALPHABET)  # an id no token has
+LONG = ["abcdefgh", "xxxxxxé", "yyyyyy"]  # longer than the kernel's eagerly decoded tokens
+
+
+@pytest.fixture(params=["native", "python"])
+def backend(request):
+    previous = _backend.use_native(request.param == "native")
+    yield request.param
+    _backend.use_native(previous)
+
+
+@pytest.fixture
+def tok():
+    vocab = {c: i for i, c in enumerate(ALPHABET)}
+    for t in ["ab", "abc", "Ġa", *LONG]:
+        vocab[t] = len(vocab) + 1  # from HOLE + 1 on: HOLE stays absent
+    tok = Tokenizer(
+        BPE(vocab, [("a", "b"), ("ab", "c"), ("Ġ", "a")]),
+        pre_tokenizer=ByteLevel(add_prefix_space=False),
+    )
+    tok.add_special_tokens(["<|x|>"])
+    return tok
+
+
+class Ctk:
+    """The sections of a saved file, as writable numpy views of its bytes."""
+
+    def __init__(self, path):
+        self.path = path
+        self.data = bytearray(path.read_bytes())
+        h, n, b, m = struct.unpack_from("<QQQQ", self.data, 24)
+        at = [56]
+        for size in (h, 4 * (n + 1), n, b, 16 * m):
+            at.append(at[-1] + size + (-size % 8))
+        self.offsets = np.frombuffer(self.data, "<u4", n + 1, at[1])
+        self.present = np.frombuffer(self.data, np.uint8, n, at[2])
+        self.text = np.frombuffer(self.data, np.uint8, b, at[3])
+        self.merges = np.frombuffer(self.data, "<i4", 4 * m, at[4]).reshape(m, 4)
+
+    def write(self):
+        """Write the file back with its checksum recomputed (bytes [24, end), see the format)."""
+        self.data[16:24] = struct.pack("<Q", checksum(bytes(self.data[24:])))
+        self.path.write_bytes(bytes(self.data))
+
+
+@pytest.fixture
+def saved(tok, tmp_path, backend):
+    path = tmp_path / "small.ctk"
+    tok.save_binary(path)
+    assert Tokenizer.from_file(path).encode("abc Ġa").ids == tok.encode("abc Ġa").ids
+    return Ctk(path)
+
+
+def refused(ctk, where, message):
+    ctk.write()
+    with pytest.raises(FormatError) as info:
+        Tokenizer.from_file(ctk.path)
+    assert str(info.value).startswith(f"{ctk.path}: at {where}: {message}"), str(info.value)
+
+
+def row_of(ctk, tok, a, b):
+    ids = tok.token_to_id(a), tok.token_to_id(b)
+    return int(np.flatnonzero((ctk.merges[:, 0] == ids[0]) & (ctk.merges[:, 1] == ids[1]))[0])
+
+
+@pytest.mark.parametrize(("col", "field"), [(0, "left id"), (1, "right id"), (3, "new id")])
+def test_a_merge_naming_an_absent_id(saved, tok, col, field):
+    # Loaded, then ``save`` (the merges as token pairs) raised a bare KeyError.
+    row = row_of(saved, tok, "ab", "c")
+    saved.merges[row, col] = HOLE
+    refused(saved, f"merges[{row}]", f"{field} {HOLE} names no token")
+
+
+@pytest.mark.parametrize(("col", "field"), [(0, "left id"), (3, "new id")])
+def test_a_merge_id_past_the_last_token(saved, tok, col, field):
+    n = len(saved.present)
+    row = row_of(saved, tok, "Ġ", "a")
+    saved.merges[row, col] = n
+    refused(saved, f"merges[{row}]", f"{field} {n} is not a token id (ids are 0..{n - 1})")
+
+
+@pytest.mark.parametrize(("col", "field"), [(1, "right id"), (2, "rank")])
+def test_a_negative_merge_field(saved, col, field):
+    saved.merges[1, col] = -7
+    refused(saved, "merges[1]", f"{field} -7 is negative")
+
+
+def test_a_long_token_that_is_not_utf8(saved, tok):
+    # Loaded (the kernel decodes long tokens when first asked), then ``enc.tokens`` raised
+    # a bare ValueError.
+    k = tok.token_to_id("abcdefgh")
+    saved.text[saved.offsets[k] + 3] = 0xFF
+    refused(saved, f"token text[{k}]", f"token {k} is not UTF-8: b'abc\\xffefgh'")
+
+
+def test_a_token_boundary_inside_a_char(saved, tok):
+    # The text as a whole stays UTF-8: only the two tokens around the moved boundary are not.
+    k = tok.token_to_id("xxxxxxé")
+    assert tok.token_to_id("yyyyyy") == k + 1
+    saved.offsets[k + 1] -= 1
+    refused(saved, f"token text[{k + 1}]", f"token {k + 1} is not UTF-8: b'\\xa9yyyyyy'")
+
+
+def test_offsets_that_go_back(saved, tok):
+    k = tok.token_to_id("abcdefgh")
+    saved.offsets[k + 1] = saved.offsets[k] - 1
+    refused(saved, f"token offsets[{k + 1}]", f"token {k} ends at byte")
+
+
+def test_offsets_that_do_not_start_at_zero(saved):
+    saved.offsets[0] = 1
+    refused(saved, "token offsets[0]", "the first token starts at byte 1, not 0")
+
+
+def test_a_present_flag_out_of_range(saved, tok):
+    k = tok.token_to_id("abc")
+    saved.present[k] = 2
+    refused(saved, f"present[{k}]", "2; present is 0 or 1")
+
+
+def test_an_absent_token_with_text(saved, tok):
+    k = tok.token_to_id("abc")
+    saved.present[k] = 0
+    refused(saved, f"present[{k}]", f"token {k} is absent but has 3 bytes")
