@@ -363,9 +363,10 @@ def test_long_run() -> None:
 
 
 def test_kernel_viterbi_path_shape() -> None:
-    prefixes = kernel.build_prefixes(["a", "ab", "b"])
-    assert prefixes == {"a": 0, "ab": 1, "b": 2}
-    starts, ids = kernel.viterbi("abab", prefixes, [-1.0, -1.5, -1.0], -1, -11.0)
+    trie = kernel.PieceTrie(["a", "ab", "b"])
+    assert list(trie.matches("abab", 0)) == [(1, 0), (2, 1)]
+    assert list(trie.matches("abab", 3)) == [(4, 2)]
+    starts, ids = kernel.viterbi("abab", trie, [-1.0, -1.5, -1.0], -1, -11.0)
     assert (starts, ids) == ([0, 2], [1, 1])
 
 

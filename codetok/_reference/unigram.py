@@ -2,8 +2,8 @@
 
 These are the flat loops a native kernel replaces (DESIGN.md, "Engine boundary"). The
 lattice over a piece has one node per vocabulary piece found at each char position (looked
-up through ``prefixes``, a dict of every prefix of every piece, which plays the role of a
-trie), plus an unknown node of score ``unk_score`` for a char that no one-char piece covers.
+up in a :class:`PieceTrie`, one step per char), plus an unknown node of score ``unk_score``
+for a char that no one-char piece covers.
 Paths are returned as ``(starts, ids)``: node ``k`` covers ``text[starts[k]:starts[k + 1]]``.
 
 Not handled here: fusing unknowns, byte fallback, offsets, caching (see
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 #: A path: char start of each node and the node's id (``unk_id`` for unknown chars).
 Path = tuple[list[int], list[int]]
@@ -24,22 +24,57 @@ class MissingUnknown(LookupError):
     """A char of the text cannot be covered and there is no unknown id."""
 
 
-def build_prefixes(pieces: Sequence[str]) -> dict[str, int]:
-    """Map every prefix of every piece to the id of the piece equal to it, or ``-1``.
+class PieceTrie:
+    """Every vocabulary piece in a trie over chars, as the native kernel holds them.
 
-    For a piece listed twice the last id wins, as in HF.
+    Node 0 is the root; ``edges[node << 21 | ord(c)]`` is the child of ``node`` by the char
+    ``c`` and ``ids[node]`` the id of the piece that ends there, or ``-1``. Memory is linear
+    in the pieces' total length (a dict of every prefix of every piece is quadratic in the
+    length of a piece: 1.5 GB for one 40k-char piece), and walking the pieces at a position
+    costs one lookup per char (slicing ``text[s:e]`` for each ``e`` would cost its length).
+
+    Args:
+        pieces: the pieces by id; for a piece listed twice the last id wins, as in HF.
+
+    >>> trie = PieceTrie(["a", "ab", "b"])
+    >>> list(trie.matches("abab", 0))
+    [(1, 0), (2, 1)]
     """
-    prefixes: dict[str, int] = {}
-    for tid, piece in enumerate(pieces):
-        for k in range(1, len(piece)):
-            prefixes.setdefault(piece[:k], -1)
-        if piece:
-            prefixes[piece] = tid
-    return prefixes
+
+    __slots__ = ("edges", "ids")
+
+    def __init__(self, pieces: Sequence[str]) -> None:
+        self.edges: dict[int, int] = {}
+        self.ids: list[int] = [-1]
+        for tid, piece in enumerate(pieces):
+            if not piece:
+                continue
+            node = 0
+            for c in piece:
+                key = node << 21 | ord(c)
+                child = self.edges.get(key)
+                if child is None:
+                    child = self.edges[key] = len(self.ids)
+                    self.ids.append(-1)
+                node = child
+            self.ids[node] = tid
+
+    def matches(self, text: str, start: int) -> Iterator[tuple[int, int]]:
+        """``(end, id)`` of each piece equal to ``text[start:end]``, shortest first."""
+        edges, ids = self.edges, self.ids
+        node = 0
+        for e in range(start, len(text)):
+            child = edges.get(node << 21 | ord(text[e]))
+            if child is None:
+                return
+            node = child
+            tid = ids[node]
+            if tid >= 0:
+                yield e + 1, tid
 
 
 def viterbi(
-    text: str, prefixes: dict[str, int], scores: Sequence[float], unk_id: int, unk_score: float
+    text: str, trie: PieceTrie, scores: Sequence[float], unk_id: int, unk_score: float
 ) -> Path:
     """Best-scoring segmentation of ``text``; ``unk_id < 0`` means there is no unknown id.
 
@@ -52,24 +87,28 @@ def viterbi(
     best = [0.0] * (n + 1)
     back = [-1] * (n + 1)
     node = [0] * (n + 1)
-    get = prefixes.get
+    get, piece_ids = trie.edges.get, trie.ids
+    codes = list(map(ord, text))
     for s in range(n):
         base = best[s]
         single = False
-        e = s + 1
-        while e <= n:
-            tid = get(text[s:e])
-            if tid is None:
+        at: int | None = 0  # the walk of PieceTrie.matches, inlined (the hot loop)
+        e = s
+        while e < n:
+            at = get(at << 21 | codes[e])
+            if at is None:
                 break
-            if tid >= 0:
-                score = base + scores[tid]
-                if back[e] < 0 or score > best[e]:
-                    best[e] = score
-                    back[e] = s
-                    node[e] = tid
-                if e == s + 1:
-                    single = True
             e += 1
+            tid = piece_ids[at]
+            if tid < 0:
+                continue
+            score = base + scores[tid]
+            if back[e] < 0 or score > best[e]:
+                best[e] = score
+                back[e] = s
+                node[e] = tid
+            if e == s + 1:
+                single = True
         if not single:
             score = base + unk_score
             if back[s + 1] < 0 or score > best[s + 1]:
@@ -91,24 +130,17 @@ def viterbi(
 
 
 def lattice(
-    text: str, prefixes: dict[str, int], scores: Sequence[float], unk_id: int, unk_score: float
+    text: str, trie: PieceTrie, scores: Sequence[float], unk_id: int, unk_score: float
 ) -> list[list[tuple[int, int, float]]]:
     """Nodes grouped by end position: ``ends[e]`` lists ``(start, id, score)``."""
     n = len(text)
     ends: list[list[tuple[int, int, float]]] = [[] for _ in range(n + 1)]
-    get = prefixes.get
     for s in range(n):
         single = False
-        e = s + 1
-        while e <= n:
-            tid = get(text[s:e])
-            if tid is None:
-                break
-            if tid >= 0:
-                ends[e].append((s, tid, scores[tid]))
-                if e == s + 1:
-                    single = True
-            e += 1
+        for e, tid in trie.matches(text, s):
+            ends[e].append((s, tid, scores[tid]))
+            if e == s + 1:
+                single = True
         if not single and unk_id >= 0:
             ends[s + 1].append((s, unk_id, unk_score))
     return ends
@@ -116,7 +148,7 @@ def lattice(
 
 def nbest(
     text: str,
-    prefixes: dict[str, int],
+    trie: PieceTrie,
     scores: Sequence[float],
     unk_id: int,
     unk_score: float,
@@ -132,7 +164,7 @@ def nbest(
         return []
     if size == 0:
         return [(([], []), 0.0)]
-    ends = lattice(text, prefixes, scores, unk_id, unk_score)
+    ends = lattice(text, trie, scores, unk_id, unk_score)
     # kbest[e]: up to n entries (score, start, rank of the entry at start, id), best first.
     kbest: list[list[tuple[float, int, int, int]]] = [[] for _ in range(size + 1)]
     kbest[0] = [(0.0, -1, -1, -1)]
@@ -162,7 +194,7 @@ def nbest(
 
 def sample(
     text: str,
-    prefixes: dict[str, int],
+    trie: PieceTrie,
     scores: Sequence[float],
     unk_id: int,
     unk_score: float,
@@ -180,7 +212,7 @@ def sample(
     size = len(text)
     if size == 0:
         return [], []
-    ends = lattice(text, prefixes, scores, unk_id, unk_score)
+    ends = lattice(text, trie, scores, unk_id, unk_score)
     neg_inf = -math.inf
     alpha = [neg_inf] * (size + 1)
     alpha[0] = 0.0
@@ -241,7 +273,7 @@ class UnigramCore:
     def __init__(
         self, pieces: Sequence[str], scores: Sequence[float], *, unk_id: int, unk_score: float
     ) -> None:
-        self._prefixes = build_prefixes(pieces)
+        self._trie = PieceTrie(pieces)
         self._scores = list(scores)
         self._unk_id = unk_id
         self._unk_score = unk_score
@@ -249,7 +281,7 @@ class UnigramCore:
     def viterbi(self, piece: str) -> Path | None:
         """Best path of ``piece``; ``None`` when it needs an unknown node and there is none."""
         try:
-            return viterbi(piece, self._prefixes, self._scores, self._unk_id, self._unk_score)
+            return viterbi(piece, self._trie, self._scores, self._unk_id, self._unk_score)
         except MissingUnknown:
             return None
 

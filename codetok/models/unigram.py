@@ -57,6 +57,7 @@ class Unigram(Model):
     """
 
     type_name: ClassVar[str] = "Unigram"
+    _DERIVED = Model._DERIVED | {"_trie"}  # built on the first n-best or sample
 
     def __init__(
         self,
@@ -101,7 +102,7 @@ class Unigram(Model):
         self._pieces = pieces
         self._scores = [s for _, s in pieces]
         self._token_to_id = {p: i for i, (p, _) in enumerate(pieces)}
-        self._prefixes = _kernel.build_prefixes([p for p, _ in pieces])
+        self._trie: _kernel.PieceTrie | None = None  # for n-best and sampling
         self._unk_id = unk_id
         self._byte_fallback = bool(byte_fallback)
         self._min_score = min(self._scores, default=math.inf)
@@ -208,6 +209,12 @@ class Unigram(Model):
             )
         return self._core
 
+    def _lattice_trie(self) -> _kernel.PieceTrie:
+        """The pieces' trie for the n-best and sampling loops, built on first use."""
+        if self._trie is None:
+            self._trie = _kernel.PieceTrie([p for p, _ in self._pieces])
+        return self._trie
+
     def _finish(self, piece: str, path: _kernel.Path | None) -> tuple[list[Token], list[int]]:
         """Tokens of a Viterbi path (``None``: no path), cached."""
         if path is None:
@@ -297,13 +304,18 @@ class Unigram(Model):
         try:
             if nbest_size > 1:
                 cands = _kernel.nbest(
-                    piece, self._prefixes, self._scores, self._unk(), self._unk_score, nbest_size
+                    piece,
+                    self._lattice_trie(),
+                    self._scores,
+                    self._unk(),
+                    self._unk_score,
+                    nbest_size,
                 )
                 starts, ids = _kernel.sample_nbest(cands, alpha, self._rng.random)
             else:
                 starts, ids = _kernel.sample(
                     piece,
-                    self._prefixes,
+                    self._lattice_trie(),
                     self._scores,
                     self._unk(),
                     self._unk_score,
@@ -336,7 +348,7 @@ class Unigram(Model):
             return [([], 0.0)] if n > 0 else []
         try:
             cands = _kernel.nbest(
-                piece, self._prefixes, self._scores, self._unk(), self._unk_score, n
+                piece, self._lattice_trie(), self._scores, self._unk(), self._unk_score, n
             )
         except _kernel.MissingUnknown as e:
             raise self._missing_unk(piece) from e
