@@ -20,6 +20,7 @@ __all__ = [
     "NotFoundError",
     "InputError",
     "WorkerError",
+    "ParseLimitError",
 ]
 
 
@@ -83,3 +84,18 @@ class InputError(CodetokError, TypeError):
 class WorkerError(CodetokError, RuntimeError):
     """Worker processes died on a unit of work (a corpus shard) and gave it up; the message
     names it, and what was recorded of it."""
+
+
+class ParseLimitError(CodetokError, RuntimeError):
+    """A tree-sitter parse went past its budget of time or memory and was stopped.
+
+    Args:
+        message: the file, the limit, how far the parse got and how to raise the limit.
+        path: the file, when the source came from one.
+        reason: ``"time"`` or ``"memory"``.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, reason: str = "time"):
+        self.path = None if path is None else str(path)
+        self.reason = reason
+        super().__init__(message)

@@ -253,18 +253,43 @@ ParseInput parse_input(const py::capsule& language, const py::bytes& data, size_
 
 constexpr const char* kNoParse = "tree-sitter could not parse with this language (ABI version)";
 
+// ``_core.ParseStopped(reason, offset, seconds, peak_bytes)``: a parse went past its budget
+// (``reason`` "time" or "memory"); codetok/code/front/budget.py names the file and limit.
+PyObject* g_parse_stopped = nullptr;
+
+codetok::code::ParseLimits parse_limits(double seconds, uint64_t max_bytes) {
+    if (!(seconds >= 0)) throw py::value_error("seconds must be >= 0 (0: no limit)");
+    return codetok::code::ParseLimits{seconds, max_bytes};
+}
+
+// Raises what a parse that gave no tree means.
+[[noreturn]] void parse_failed(const codetok::code::ParseReport& report) {
+    using codetok::code::ParseStatus;
+    if (report.status == ParseStatus::over_time || report.status == ParseStatus::over_memory) {
+        py::tuple args = py::make_tuple(
+            report.status == ParseStatus::over_time ? "time" : "memory", report.offset,
+            report.seconds, report.peak_bytes);
+        PyErr_SetObject(g_parse_stopped, args.ptr());
+        throw py::error_already_set();
+    }
+    throw py::value_error(kNoParse);
+}
+
 // Parse and walk one file: ``(records (n, 6), blocks (m, 4), root kind id, root end byte,
 // has_error)``; see code_lexer.hpp.
-py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes& body) {
+py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes& body,
+               double seconds, uint64_t max_bytes) {
     const ParseInput in = parse_input(language, body, 0);
+    const codetok::code::ParseLimits limits = parse_limits(seconds, max_bytes);
     codetok::code::WalkResult out;
+    codetok::code::ParseReport report;
     bool ok;
     {
         py::gil_scoped_release nogil;
         ok = codetok::code::walk_source(in.language, in.data, static_cast<uint32_t>(in.size), g,
-                                        out);
+                                        limits, out, report);
     }
-    if (!ok) throw py::value_error(kNoParse);
+    if (!ok) parse_failed(report);
     std::vector<int64_t> records;
     records.reserve(6 * out.records.size());
     for (const auto& r : out.records)
@@ -339,8 +364,11 @@ int ask_blank(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::bl
 // lexemes tile the source (always, see ``Lexemes.check``) the starts have n + 1 entries and
 // the ends are None.
 py::tuple lex_file(LexPlan& plan, const py::capsule& language, const py::bytes& data,
-                   size_t base, const py::str& text, bool from_bytes) {
+                   size_t base, const py::str& text, bool from_bytes, double seconds,
+                   uint64_t max_bytes) {
     const ParseInput in = parse_input(language, data, base);
+    const codetok::code::ParseLimits limits = parse_limits(seconds, max_bytes);
+    codetok::code::ParseReport report;
     const StrView v = str_view(text.ptr());
     codetok::code::TextView tv{v.kind, v.data, v.n, from_bytes};
     codetok::code::ColumnCallbacks cb{&plan, ask_text_kind, ask_is_doc, ask_blank};
@@ -351,12 +379,12 @@ py::tuple lex_file(LexPlan& plan, const py::capsule& language, const py::bytes& 
         py::gil_scoped_release nogil;
         parsed = codetok::code::walk_source(in.language, in.data + base,
                                             static_cast<uint32_t>(in.size - base), plan.walk,
-                                            walked);
+                                            limits, walked, report);
         if (parsed)
             built = codetok::code::build_columns(walked, plan.walk, plan.columns, in.data, in.size,
                                                  base, tv, cb, c);
     }
-    if (!parsed) throw py::value_error(kNoParse);
+    if (!parsed) parse_failed(report);
     if (!built) throw py::error_already_set();
     const bool has_error = walked.has_error;
     walked = codetok::code::WalkResult();
@@ -411,13 +439,65 @@ void bind_code(py::module_& m) {
              }),
              py::arg("walk"), py::arg("columns"), py::arg("text_kind"), py::arg("is_doc"),
              py::arg("blank"))
-        .def("walk", [](const LexPlan& plan, const py::capsule& language, const py::bytes& body) {
-                 return walk(plan.walk, language, body);
-             }, py::arg("language"), py::arg("body"),
-             "Parse and walk one file: (records, blocks, root kind id, root end, has_error).")
+        .def("walk", [](const LexPlan& plan, const py::capsule& language, const py::bytes& body,
+                        double seconds, uint64_t max_bytes) {
+                 return walk(plan.walk, language, body, seconds, max_bytes);
+             }, py::arg("language"), py::arg("body"), py::arg("seconds") = 0.0,
+             py::arg("max_bytes") = 0,
+             "Parse (within ``seconds`` and ``max_bytes`` of parser memory; 0: no limit) and "
+             "walk one file: (records, blocks, root kind id, root end, has_error).")
         .def("lex", &lex_file, py::arg("language"), py::arg("data"), py::arg("base"),
-             py::arg("text"), py::arg("from_bytes"),
-             "Lex one file: the 10 lexeme columns and has_error.");
+             py::arg("text"), py::arg("from_bytes"), py::arg("seconds") = 0.0,
+             py::arg("max_bytes") = 0,
+             "Lex one file (the parse within ``seconds`` and ``max_bytes`` of parser memory; "
+             "0: no limit): the 10 lexeme columns and has_error; ParseStopped past a limit.");
+    m.def("error_bytes",
+          [](const py::capsule& language, const py::bytes& data, double seconds,
+             uint64_t max_bytes) {
+              const ParseInput in = parse_input(language, data, 0);
+              const codetok::code::ParseLimits limits = parse_limits(seconds, max_bytes);
+              codetok::code::ParseReport report;
+              uint64_t total = 0;
+              bool ok;
+              {
+                  py::gil_scoped_release nogil;
+                  ok = codetok::code::error_bytes(in.language, in.data,
+                                                  static_cast<uint32_t>(in.size), limits, total,
+                                                  report);
+              }
+              if (!ok) parse_failed(report);
+              return total;
+          },
+          py::arg("language"), py::arg("data"), py::arg("seconds") = 0.0,
+          py::arg("max_bytes") = 0,
+          "Bytes inside ERROR nodes plus one per MISSING node of ``data`` (parsed within "
+          "``seconds`` and ``max_bytes``; ParseStopped past them).");
+    m.def("parse_report",
+          [](const py::capsule& language, const py::bytes& data, double seconds,
+             uint64_t max_bytes) {
+              const ParseInput in = parse_input(language, data, 0);
+              const codetok::code::ParseLimits limits = parse_limits(seconds, max_bytes);
+              codetok::code::ParseReport report;
+              {
+                  py::gil_scoped_release nogil;
+                  codetok::code::ParseArena arena;
+                  codetok::code::ArenaScope scope(arena);
+                  arena.parse(in.language, in.data, static_cast<uint32_t>(in.size), limits,
+                              report);
+              }
+              static const char* names[] = {"ok", "no_language", "time", "memory"};
+              return py::make_tuple(names[static_cast<int>(report.status)], report.seconds,
+                                    report.peak_bytes, report.offset);
+          },
+          py::arg("language"), py::arg("data"), py::arg("seconds") = 0.0,
+          py::arg("max_bytes") = 0,
+          "Parse ``data`` alone, as the lexer does (within ``seconds`` and ``max_bytes``), "
+          "and say how it went: (status, seconds, peak bytes of its arena, offset reached); "
+          "status is 'ok', 'no_language', 'time' or 'memory'. For benchmarks and budgets.");
+    g_parse_stopped = PyErr_NewException("codetok._core.ParseStopped", PyExc_RuntimeError, nullptr);
+    if (g_parse_stopped == nullptr) throw py::error_already_set();
+    m.add_object("ParseStopped", py::reinterpret_borrow<py::object>(g_parse_stopped));
+    codetok::code::install_parse_allocator();
 #else
     m.attr("TREE_SITTER_VERSION") = py::none();
 #endif

@@ -10,22 +10,6 @@ namespace codetok {
 namespace code {
 namespace {
 
-// One parser per thread (a parser is not thread-safe), kept for the thread's life.
-struct ParserHandle {
-    TSParser* parser = ts_parser_new();
-    ~ParserHandle() { ts_parser_delete(parser); }
-};
-
-TSParser* thread_parser() {
-    thread_local ParserHandle handle;
-    return handle.parser;
-}
-
-struct TreeHandle {
-    TSTree* tree;
-    ~TreeHandle() { ts_tree_delete(tree); }
-};
-
 struct CursorHandle {
     TSTreeCursor cursor;
     ~CursorHandle() { ts_tree_cursor_delete(&cursor); }
@@ -189,17 +173,44 @@ class Walker {
 }  // namespace
 
 bool walk_source(const TSLanguage* language, const char* src, uint32_t n, const WalkTables& g,
-                 WalkResult& out) {
-    TSParser* parser = thread_parser();
-    if (!ts_parser_set_language(parser, language)) return false;
-    TreeHandle t{ts_parser_parse_string_encoding(parser, nullptr, src, n, TSInputEncodingUTF8)};
-    if (t.tree == nullptr) return false;
-    const TSNode root = ts_tree_root_node(t.tree);
+                 const ParseLimits& limits, WalkResult& out, ParseReport& report) {
+    // The parser, its tree and the walk's cursor live in the arena, released as a whole
+    // on return (no node-by-node delete of the tree).
+    ParseArena arena;
+    ArenaScope scope(arena);
+    TSTree* tree = arena.parse(language, src, n, limits, report);
+    if (tree == nullptr) return false;
+    const TSNode root = ts_tree_root_node(tree);
     Walker walker(g, out);
     out.root_kid = walker.kid_of(root);
     out.root_end = ts_node_end_byte(root);
     out.has_error = ts_node_has_error(root);
     walker.run(root);
+    return true;
+}
+
+bool error_bytes(const TSLanguage* language, const char* src, uint32_t n,
+                 const ParseLimits& limits, uint64_t& total, ParseReport& report) {
+    ParseArena arena;
+    ArenaScope scope(arena);
+    TSTree* tree = arena.parse(language, src, n, limits, report);
+    if (tree == nullptr) return false;
+    total = 0;
+    std::vector<TSNode> todo{ts_tree_root_node(tree)};
+    if (!ts_node_has_error(todo.back())) return true;
+    while (!todo.empty()) {
+        const TSNode node = todo.back();
+        todo.pop_back();
+        if (ts_node_is_error(node)) {
+            const uint32_t width = ts_node_end_byte(node) - ts_node_start_byte(node);
+            total += width ? width : 1;
+        } else if (ts_node_is_missing(node)) {
+            total += 1;
+        } else if (ts_node_has_error(node)) {
+            const uint32_t count = ts_node_child_count(node);
+            for (uint32_t i = 0; i < count; ++i) todo.push_back(ts_node_child(node, i));
+        }
+    }
     return true;
 }
 

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "parse_arena.hpp"
+
 namespace codetok {
 namespace code {
 
@@ -62,10 +64,17 @@ struct WalkResult {
     bool has_error = false;
 };
 
-// Parse ``src[0:n]`` (UTF-8) with ``language`` and walk it. False: the parser gave no tree
-// (the language's ABI is not one the runtime reads).
+// Parse ``src[0:n]`` (UTF-8) with ``language`` under ``limits`` and walk it. False: no tree,
+// and ``report.status`` says why (the language's ABI is not one the runtime reads, or the
+// parse went past a limit).
 bool walk_source(const TSLanguage* language, const char* src, uint32_t n, const WalkTables& g,
-                 WalkResult& out);
+                 const ParseLimits& limits, WalkResult& out, ParseReport& report);
+
+// The bytes inside ERROR nodes plus one per MISSING node of ``src[0:n]`` parsed under
+// ``limits`` (``_error_bytes`` in codetok/code/front/detect.py, which tells two candidate
+// languages apart). False: no tree, ``report.status`` says why.
+bool error_bytes(const TSLanguage* language, const char* src, uint32_t n,
+                 const ParseLimits& limits, uint64_t& total, ParseReport& report);
 
 }  // namespace code
 }  // namespace codetok

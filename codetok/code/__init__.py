@@ -6,6 +6,7 @@ modules are laid out in the order the code flows through them::
     front/      source -> lexemes
       languages.py, grammar.py   grammars/*.toml files: node type -> lexeme kind
       detect.py                  the language from a file name, a shebang or the content
+      budget.py                  ParseBudget: the time and memory one parse may take
       lexer.py                   lex(): parse, walk the tree, one lexeme per leaf or gap
       layout.py                  blank gaps, INDENT / DEDENT markers
       native.py                  the same lexer in one native call
@@ -49,6 +50,7 @@ reach into the other; the uses take them as they are (``pairs_cli``, ``html``).
 from __future__ import annotations
 
 from .encoding import CodeEncoding as CodeEncoding
+from .front.budget import ParseBudget as ParseBudget
 from .front.detect import detect_language as detect_language
 from .front.kinds import LexemeFlag as LexemeFlag
 from .front.kinds import LexemeKind as LexemeKind
@@ -75,6 +77,7 @@ __all__ = [
     "LexemeFlag",
     "LexemeKind",
     "Lexemes",
+    "ParseBudget",
     "SplitIdentifier",
     "WordSegmenter",
     "available_languages",

@@ -40,6 +40,7 @@ from ..errors import (
 )
 from ..tokenizer import Tokenizer, _from_pickle
 from .encoding import CodeEncoding
+from .front.budget import DEFAULT_BUDGET, ParseBudget
 from .front.languages import CORE_LANGUAGES
 from .front.lexemes import Lexemes
 from .front.lexer import lex
@@ -69,6 +70,10 @@ class CodeTokenizer:
             None shares ``tokenizer``.
         languages: languages whose keywords get reserved tokens (default: the four core
             languages, or those of the default tokenizer).
+        parse_budget: the time and memory each parse may take (default:
+            :data:`~codetok.code.front.budget.DEFAULT_BUDGET`, proportional to the file's
+            size); past it, encoding raises :class:`~codetok.errors.ParseLimitError`. A
+            setting of this object (:attr:`parse_budget`), not saved with the vocabulary.
         **options: router options (see :class:`~codetok.code.routing.router.RouterOptions`):
             ``digits`` (``"single"``, ``"group3"``, ``"whole"``), ``max_piece``,
             ``split_identifiers``, ``statistical_split``, ``keyword_tokens``,
@@ -87,14 +92,23 @@ class CodeTokenizer:
     True
     """
 
+    #: The time and memory each parse may take (see the constructor).
+    parse_budget: ParseBudget = DEFAULT_BUDGET
+
     def __init__(
         self,
         tokenizer: Tokenizer | None = None,
         comment_tokenizer: Tokenizer | None = None,
         *,
         languages: Iterable[str] | None = None,
+        parse_budget: ParseBudget | None = None,
         **options: Any,
     ) -> None:
+        if parse_budget is not None and not isinstance(parse_budget, ParseBudget):
+            raise ConfigurationError(
+                f"parse_budget must be a codetok.code.ParseBudget, got {type(parse_budget).__name__}"
+            )
+        self.parse_budget = DEFAULT_BUDGET if parse_budget is None else parse_budget
         unknown = sorted(set(options) - set(_OPTION_NAMES))
         if unknown:
             raise ConfigurationError(
@@ -270,7 +284,7 @@ class CodeTokenizer:
         path: str | os.PathLike[str] | None = None,
     ) -> Lexemes:
         """Lex ``source`` (the pre-tokenization step); see :func:`codetok.code.lex`."""
-        return lex(source, language, path=path)
+        return lex(source, language, path=path, budget=self.parse_budget)
 
     def _options(self, overrides: dict[str, bool | None]) -> RouterOptions:
         changed = {k: v for k, v in overrides.items() if v is not None}
@@ -316,7 +330,7 @@ class CodeTokenizer:
         >>> tok.encode("x = 1  # c\\n", "python", drop_comments=True).lossless
         False
         """
-        lexemes = lex(source, language, path=path)
+        lexemes = lex(source, language, path=path, budget=self.parse_budget)
         opts = self._options(
             {
                 "drop_comments": drop_comments,
@@ -377,7 +391,8 @@ class CodeTokenizer:
         )
 
         def one(k: int) -> CodeEncoding:
-            return self._encode_lexemes(lex(sources[k], language, path=where[k]), opts)
+            lexemes = lex(sources[k], language, path=where[k], budget=self.parse_budget)
+            return self._encode_lexemes(lexemes, opts)
 
         if threads == 1 or len(sources) < 2:
             return [one(k) for k in range(len(sources))]
@@ -581,7 +596,7 @@ class CodeTokenizer:
         >>> CodeTokenizer().pre_tokenize("getUser()", "javascript")[:3]
         [('get', (0, 3), 'code'), ('User', (3, 7), 'code'), ('()', (7, 9), 'code')]
         """
-        lexemes = lex(source, language, path=path)
+        lexemes = lex(source, language, path=path, budget=self.parse_budget)
         routed = route(lexemes, self.reserved, self._index, self.options, self._splitter)
         text = lexemes.source_text
         out: list[tuple[str, tuple[int, int], str]] = []
@@ -609,8 +624,9 @@ class CodeTokenizer:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickle (and ``copy``) as the saved file's text: the configuration, not the
-        native routers and kernels, which the copy builds again on its first encode."""
-        return _from_pickle, (type(self), self.to_str())
+        native routers and kernels, which the copy builds again on its first encode; the
+        parse budget goes along."""
+        return _from_pickle, (type(self), self.to_str()), {"parse_budget": self.parse_budget}
 
     def to_str(self, pretty: bool = False) -> str:
         """The JSON text of :meth:`to_dict`."""

@@ -13,8 +13,11 @@ from __future__ import annotations
 import os
 import re
 
-from ...errors import LanguageError
+from ...errors import LanguageError, ParseLimitError
+from ...models import _backend
+from .budget import DEFAULT_BUDGET, ParseBudget, parse_tree
 from .languages import available_languages, get_grammar, grammar_specs
+from .native import native_lexer
 
 __all__ = ["detect_language", "language_from_path", "language_from_shebang"]
 
@@ -94,9 +97,22 @@ def language_from_shebang(source: str | bytes) -> str | None:
     )
 
 
-def _error_bytes(language: str, data: bytes) -> int:
-    """Bytes inside ERROR nodes plus MISSING nodes, after parsing ``data``."""
-    root = get_grammar(language).parser().parse(data).root_node
+def _error_bytes(language: str, data: bytes, budget: ParseBudget | None) -> int:
+    """Bytes inside ERROR nodes plus MISSING nodes, after parsing ``data`` (natively when
+    the native lexer runs; a parse past its budget counts every byte as an error: that
+    grammar is no candidate)."""
+    grammar = get_grammar(language)
+    if native_lexer(grammar) is not None:
+        core = _backend.core()
+        seconds, max_bytes = (budget or DEFAULT_BUDGET).limits(len(data))
+        try:
+            return int(core.error_bytes(grammar.capsule, data, seconds, max_bytes))
+        except core.ParseStopped:
+            return len(data) + 1
+    try:
+        root = parse_tree(grammar, data, budget).root_node
+    except ParseLimitError:
+        return len(data) + 1
     if not root.has_error:
         return 0
     total = 0
@@ -135,12 +151,15 @@ def detect_language(
     source: str | bytes | None = None,
     *,
     path: str | os.PathLike[str] | None = None,
+    budget: ParseBudget | None = None,
 ) -> str:
     """Detect the language of source code from its path, shebang or content.
 
     Args:
         source: the code (str or bytes), or None to decide from ``path`` alone.
         path: the file name; a known extension decides at once.
+        budget: the budget of each parse that tells two close candidates apart (see
+            :class:`~codetok.code.front.budget.ParseBudget`).
 
     Returns:
         A canonical language name such as ``"python"``.
@@ -184,7 +203,9 @@ def detect_language(
         )
     if second_score * 3 >= top_score * 2:
         data = text.encode("utf-8", "surrogatepass")
-        errors = {name: _error_bytes(name, data) for name, sc in ranked if sc * 3 >= top_score * 2}
+        errors = {
+            name: _error_bytes(name, data, budget) for name, sc in ranked if sc * 3 >= top_score * 2
+        }
         best = sorted(errors.items(), key=lambda kv: (kv[1], -scores[kv[0]]))
         if len(best) > 1 and best[1][1] - best[0][1] >= max(2, len(data) // 200):
             return best[0][0]

@@ -121,9 +121,11 @@ class Lexemes:
     def tree(self) -> Any:
         """The tree-sitter tree of the source (see the class docstring)."""
         if self._tree is None:
+            from .budget import parse_tree
             from .languages import get_grammar
 
-            self._tree = get_grammar(self.language).parser().parse(self._data[self.tree_offset :])
+            body = self._data[self.tree_offset :]
+            self._tree = parse_tree(get_grammar(self.language), body, None)
         return self._tree
 
     @tree.setter

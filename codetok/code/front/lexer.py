@@ -30,6 +30,8 @@ import os
 import numpy as np
 
 from ...errors import InputError
+from ...models import _backend
+from .budget import DEFAULT_BUDGET, ParseBudget, limit_error, parse_tree
 from .detect import detect_language
 from .grammar import (
     ROLE_ATOMIC,
@@ -64,6 +66,7 @@ def lex(
     language: str | None = None,
     *,
     path: str | os.PathLike[str] | None = None,
+    budget: ParseBudget | None = None,
 ) -> Lexemes:
     """Lex source code into a lossless stream of typed lexemes.
 
@@ -71,7 +74,9 @@ def lex(
         source: the code, as str or bytes (any bytes: invalid UTF-8 is kept byte for byte).
         language: a language name or alias; when None it is detected from ``path`` and the
             content (see :func:`codetok.code.detect_language`).
-        path: the file the code came from, used only for language detection.
+        path: the file the code came from, used for language detection and in errors.
+        budget: the time and memory the parse may take (default:
+            :data:`~codetok.code.front.budget.DEFAULT_BUDGET`, proportional to the size).
 
     Returns:
         A :class:`Lexemes` whose non-zero-width lexemes tile the input.
@@ -79,6 +84,7 @@ def lex(
     Raises:
         LanguageError: the language is unknown, or cannot be detected with confidence.
         TypeError: ``source`` is neither str nor bytes.
+        ParseLimitError: the parse went past ``budget`` (a pathological input).
 
     >>> lx = lex("def f(x):\\n    return x\\n", "python")
     >>> [(lx.kind(i).name, lx.text(i)) for i in range(6)]
@@ -98,16 +104,23 @@ def lex(
     else:
         raise InputError(f"source code must be str or bytes, not {type(source).__name__}")
     if language is None:
-        language = detect_language(source, path=path)
+        language = detect_language(source, path=path, budget=budget)
     grammar = get_grammar(language)
     base = 3 if data.startswith(_BOM) else 0
     body = data[base:] if base else data
     plan = native_lexer(grammar)
     tree = None
     if plan is not None:  # the same columns, in one native call (native.py)
-        *columns, has_error = plan.lex(grammar.capsule, data, base, text, from_bytes)
+        budget = DEFAULT_BUDGET if budget is None else budget
+        seconds, max_bytes = budget.limits(len(body))
+        try:
+            *columns, has_error = plan.lex(
+                grammar.capsule, data, base, text, from_bytes, seconds, max_bytes
+            )
+        except _backend.core().ParseStopped as e:
+            raise limit_error(*e.args, len(body), budget, grammar.name, path) from None
     else:
-        tree = grammar.parser().parse(body)
+        tree = parse_tree(grammar, body, budget, path=path)
         has_error = tree.root_node.has_error
         columns = _columns(tree, grammar, data, base, text, from_bytes)
     k, nt, pt, bs, be, cs, ce, ln, co, fl = columns
