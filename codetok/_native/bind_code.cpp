@@ -154,14 +154,27 @@ void route_file(const CodeRouter& router, const py::str& text, bool from_bytes,
     if (!ok) throw py::error_already_set();
 }
 
-py::tuple run_router(const CodeRouter& router, const py::str& text, bool from_bytes,
-                     const Column<uint8_t>& kinds, const Column<int64_t>& starts,
-                     const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
-                     const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
-                     const py::object& split) {
+// The blocks of ``c`` as one new ``int64`` array (each block freed once copied).
+template <class T>
+py::array_t<int64_t> chunked_to_array(codetok::Chunked<T>& c) {
+    py::array_t<int64_t> a(static_cast<py::ssize_t>(c.size()));
+    c.move_to(a.mutable_data());
+    return a;
+}
+
+py::object run_router(const CodeRouter& router, const py::str& text, bool from_bytes,
+                      const Column<uint8_t>& kinds, const Column<int64_t>& starts,
+                      const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
+                      const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
+                      const py::object& split, bool lean) {
     codetok::code::CodeRouted out;
+    out.lean = lean;
     route_file(router, text, from_bytes, kinds, starts, ends, doc_lex, doc_off, doc_id, split,
                out);
+    if (lean) {
+        py::array_t<int64_t> ids = chunked_to_array(out.lean_ids);
+        return py::make_tuple(ids, chunked_to_array(out.lean_lex));
+    }
     const size_t units = out.unit_start.size(), tokens = out.ids.size();
     return py::make_tuple(
         move_to_array(std::move(out.ids), tokens, 1), move_to_array(std::move(out.tok_unit), tokens, 1),
@@ -276,7 +289,8 @@ codetok::code::ParseLimits parse_limits(double seconds, uint64_t max_bytes) {
 }
 
 // Parse and walk one file: ``(records (n, 6), blocks (m, 4), root kind id, root end byte,
-// has_error)``; see code_lexer.hpp.
+// has_error)``; see code_lexer.hpp. A record is ``(start, end, kid, parent, flags, context
+// sign)``, string runs merged: ``_merge_runs(_walk(...))`` in codetok/code/front/lexer.py.
 py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes& body,
                double seconds, uint64_t max_bytes) {
     const ParseInput in = parse_input(language, body, 0);
@@ -291,10 +305,14 @@ py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes
     }
     if (!ok) parse_failed(report);
     std::vector<int64_t> records;
-    records.reserve(6 * out.records.size());
-    for (const auto& r : out.records)
-        records.insert(records.end(), {int64_t{r.s}, int64_t{r.e}, int64_t{r.kid},
-                                       int64_t{r.par}, int64_t{r.fl}, r.ctx});
+    const size_t m = out.records.size();
+    records.reserve(6 * m);
+    for (size_t i = 0; i < m; ++i) {
+        const auto& r = out.records[i];
+        const int64_t e = i + 1 < m ? int64_t{out.records[i + 1].s} : out.end;
+        records.insert(records.end(), {int64_t{r.s}, e, int64_t{r.kid}, int64_t{r.par},
+                                       int64_t{r.fl}, int64_t{r.ctx}});
+    }
     return py::make_tuple(to_array(records, out.records.size(), 6),
                           to_array(out.blocks, out.blocks.size() / 4, 4), out.root_kid,
                           out.root_end, out.has_error);
@@ -518,9 +536,10 @@ void bind_code(py::module_& m) {
              py::arg("comment"))
         .def("run", &run_router, py::arg("text"), py::arg("from_bytes"), py::arg("kinds"),
              py::arg("starts"), py::arg("ends"), py::arg("doc_lex"), py::arg("doc_off"),
-             py::arg("doc_id"), py::arg("split"),
+             py::arg("doc_id"), py::arg("split"), py::arg("lean") = false,
              "Route and encode one file's lexemes: (ids, token unit, unit start, unit end, "
-             "unit lexeme, token lexeme, byte spans, char spans, lines) arrays.");
+             "unit lexeme, token lexeme, byte spans, char spans, lines) arrays; with "
+             "``lean``, only (ids, token lexeme) as int64 arrays.");
     py::class_<CodeCounts>(m, "CodeCounts")
         .def(py::init<bool>(), py::arg("separate"))
         .def("add", &CodeCounts::add, py::arg("router"), py::arg("text"), py::arg("from_bytes"),

@@ -40,33 +40,41 @@ class Builder {
           body_(data + base), gap_(static_cast<int64_t>(walk.roles.size()) - 2) {}
 
     bool records(WalkResult& w) {
-        // The walk's records, string runs merged (in place), then the bytes after the root
-        // node as a gap.
+        // The walk's records (string runs merged by the walk), then the bytes after the
+        // root node as a gap. Record ``i`` ends where ``i + 1`` starts, the last at ``end``.
         const int64_t body_n = static_cast<int64_t>(total_ - base_);
         std::vector<Rec>& recs = w.records;
-        const int64_t covered = recs.empty() ? 0 : recs.back().e;
-        size_t kept = 0;
-        for (size_t i = 0; i < recs.size(); ++i) {
-            if (kept && recs[i].ctx != 0 && recs[i].ctx == recs[kept - 1].ctx)
-                recs[kept - 1].e = recs[i].e;
-            else
-                recs[kept++] = recs[i];
-        }
-        recs.resize(kept);
+        const int64_t covered = recs.empty() ? 0 : w.end;
+        int64_t end = covered;
         if (body_n > covered) {
             const int64_t root = std::min<int64_t>(w.root_kid, gap_ + 1);
-            recs.push_back(Rec{0, static_cast<uint32_t>(covered), static_cast<uint32_t>(body_n),
-                               static_cast<uint16_t>(gap_),
-                               static_cast<uint16_t>(walk_.type_index[root]), 0});
+            recs.push_back(Rec{static_cast<uint32_t>(covered), static_cast<uint16_t>(gap_),
+                               static_cast<uint16_t>(walk_.type_index[root]), 0, 0});
+            end = body_n;
         }
-        out_.reserve(recs.size() + recs.size() / 4 + 16);
+        const size_t m = recs.size();
+        auto end_of = [&](size_t i) -> int64_t { return i + 1 < m ? recs[i + 1].s : end; };
+        // The lexemes to come: one per record, a gap as many as it splits into (counted
+        // with the "\r" a comment before it may hand it, so never too few).
+        size_t count = base_ ? 1 : 0;
+        for (size_t i = 0; i < m; ++i) {
+            const Rec& r = recs[i];
+            if (r.ctx != 0 || r.kid != gap_) {
+                ++count;
+                continue;
+            }
+            const bool cr = i > 0 && r.s > 0 && body_[r.s - 1] == '\r' &&
+                            !(recs[i - 1].ctx == 0 && recs[i - 1].kid == gap_);
+            count += gap_pieces(cr ? r.s - 1 : r.s, end_of(i));
+        }
+        out_.reserve(count);
         if (base_) push(kWhitespace, 0, 0, 0, 0, static_cast<int64_t>(base_));
         // Reference: ``_records_to_columns``: kinds, then the comment "\r" fix, then gaps.
-        const size_t m = recs.size();
         for (size_t i = 0; i < m; ++i) {
             Rec& r = recs[i];
+            int64_t e = end_of(i);
             if (r.ctx == 0 && r.kid == gap_) {
-                if (!split_gap(r)) return false;
+                if (!split_gap(r, e)) return false;
                 continue;
             }
             int kind = g_.leaf_kinds[r.kid];
@@ -74,7 +82,7 @@ class Builder {
             if (r.ctx < 0) kind = kDocstring;
             if (r.ctx == 0) {
                 if (kind == kTextDefined) {
-                    kind = cb_.text_kind(cb_.ctx, body_ + r.s, static_cast<size_t>(r.e - r.s));
+                    kind = cb_.text_kind(cb_.ctx, body_ + r.s, static_cast<size_t>(e - r.s));
                     if (kind < 0) return false;
                 }
                 if (g_.has_by_parent[r.kid]) {
@@ -86,14 +94,14 @@ class Builder {
                     if (doc < 0) return false;
                     if (doc) kind = kDocstring;
                 }
-                if ((kind == kComment || kind == kDocstring) && r.e > r.s + 1 &&
-                    body_[r.e - 1] == '\r' && i + 1 < m && recs[i + 1].kid == gap_) {
-                    --r.e;  // some grammars end a line comment after the "\r" of "\r\n"
-                    recs[i + 1].s = r.e;
+                if ((kind == kComment || kind == kDocstring) && e > r.s + 1 &&
+                    body_[e - 1] == '\r' && i + 1 < m && recs[i + 1].kid == gap_) {
+                    --e;  // some grammars end a line comment after the "\r" of "\r\n"
+                    recs[i + 1].s = static_cast<uint32_t>(e);
                 }
             }
             push(static_cast<uint8_t>(kind), walk_.type_index[r.kid], r.par, r.fl,
-                 int64_t{r.s} + base(), int64_t{r.e} + base());
+                 int64_t{r.s} + base(), e + base());
         }
         return true;
     }
@@ -120,23 +128,37 @@ class Builder {
         return 0;
     }
 
+    // The end of the piece of a gap that starts at ``p`` (the gap ends at ``e``): the rule
+    // of ``split_gaps``.
+    int64_t piece_end(int64_t p, int64_t e) const {
+        int prev = byte_class(static_cast<unsigned char>(body_[p]));
+        int64_t q = p + 1;
+        while (q < e) {
+            const int d = byte_class(static_cast<unsigned char>(body_[q]));
+            const bool boundary = (d == 1 && prev != 4) || (d == 0 && prev != 1 && prev != 4) ||
+                                  (d >= 2 && (prev != d || d == 4));
+            if (boundary) break;
+            prev = d;
+            ++q;
+        }
+        return q;
+    }
+
+    // How many lexemes the gap ``[p, e)`` splits into.
+    size_t gap_pieces(int64_t p, int64_t e) const {
+        size_t n = 0;
+        for (; p < e; p = piece_end(p, e)) ++n;
+        return n;
+    }
+
     // Reference: ``split_gaps`` of one gap: one NEWLINE per line break ("\r\n" one), blank
     // runs, a backslash with the line break after it, and runs of other bytes (blank when
     // every char is, else ERROR).
-    bool split_gap(const Rec& r) {
+    bool split_gap(const Rec& r, int64_t e) {
         int64_t p = r.s;
-        while (p < r.e) {
+        while (p < e) {
             const int c = byte_class(static_cast<unsigned char>(body_[p]));
-            int prev = c;
-            int64_t q = p + 1;
-            while (q < r.e) {
-                const int d = byte_class(static_cast<unsigned char>(body_[q]));
-                const bool boundary = (d == 1 && prev != 4) || (d == 0 && prev != 1 && prev != 4) ||
-                                      (d >= 2 && (prev != d || d == 4));
-                if (boundary) break;
-                prev = d;
-                ++q;
-            }
+            const int64_t q = piece_end(p, e);
             int kind;
             if (c <= 1)
                 kind = kNewline;

@@ -121,14 +121,19 @@ class Walker {
     }
 
   private:
-    // The bytes ``[a, b)``: a piece of the string being walked, or else a ``kid`` leaf (or
-    // gap) under a node of type ``type``.
+    // The bytes ``[a, b)``: a piece of the string being walked (merged into the previous
+    // record when that is a piece of the same string), or else a ``kid`` leaf (or gap)
+    // under a node of type ``type``.
     void span(int64_t a, int64_t b, int64_t kid, int64_t type) {
+        out_.end = b;
         const bool in_string = ctx_ != 0;
-        out_.records.push_back(WalkRecord{ctx_, static_cast<uint32_t>(a), static_cast<uint32_t>(b),
+        if (in_string && ctx_ == last_ctx_) return;
+        last_ctx_ = ctx_;
+        const int8_t sign = ctx_ > 0 ? 1 : (ctx_ < 0 ? -1 : 0);
+        out_.records.push_back(WalkRecord{static_cast<uint32_t>(a),
                                           static_cast<uint16_t>(in_string ? own_kid_ : kid),
                                           static_cast<uint16_t>(in_string ? own_p_ : type),
-                                          static_cast<uint8_t>(fl_)});
+                                          static_cast<uint8_t>(fl_), sign});
     }
 
     bool doc_allowed(int64_t kid, int64_t parent_type) const {
@@ -166,6 +171,7 @@ class Walker {
     const int64_t gap_, error_;
     // The context of the walk (``_walk``'s locals of the same names).
     int64_t ctx_ = 0, fl_ = 0, own_kid_ = 0, own_p_ = 0;
+    int64_t last_ctx_ = 0;  // the context of the last record
     std::vector<Frame> stack_;
     std::vector<int64_t> doc_starts_;
 };
@@ -181,6 +187,9 @@ bool walk_source(const TSLanguage* language, const char* src, uint32_t n, const 
     TSTree* tree = arena.parse(language, src, n, limits, report);
     if (tree == nullptr) return false;
     const TSNode root = ts_tree_root_node(tree);
+    // At most a leaf and a gap per node: reserved at once, the vector never moves (the
+    // part not written is never touched, so it takes no memory).
+    out.records.reserve(2 * static_cast<size_t>(ts_node_descendant_count(root)) + 2);
     Walker walker(g, out);
     out.root_kid = walker.kid_of(root);
     out.root_end = ts_node_end_byte(root);

@@ -49,6 +49,11 @@ struct CodeRouter::Call {
     }
     // A reserved token (``Routed.ops`` >= 0): its id is the token.
     void reserved(int32_t id, int64_t a, int64_t b) {
+        if (out.lean) {
+            out.lean_ids.push_back(id);
+            out.lean_lex.push_back(lex);
+            return;
+        }
         const size_t u = unit(a, b);
         out.ids.push_back(id);
         out.tok_unit.push_back(static_cast<int64_t>(u));
@@ -59,7 +64,8 @@ struct CodeRouter::Call {
             a = static_cast<size_t>(lead);
             lead = -1;
         }
-        const int64_t u = static_cast<int64_t>(unit(static_cast<int64_t>(a), static_cast<int64_t>(b)));
+        const int64_t u =
+            out.lean ? 0 : static_cast<int64_t>(unit(static_cast<int64_t>(a), static_cast<int64_t>(b)));
         if (out.count[0] != nullptr) {  // Reference: ``count_code_pieces``
             std::vector<uint8_t>& bytes = w.utf8;
             bytes.clear();
@@ -77,8 +83,7 @@ struct CodeRouter::Call {
         if (key) {  // short ASCII: one probe, when the piece is one token
             const int32_t id = cache.find_short(key);
             if (id >= 0) {
-                out.ids.push_back(id);
-                out.tok_unit.push_back(u);
+                emit(&id, 1, u);
                 return;
             }
         }
@@ -98,6 +103,15 @@ struct CodeRouter::Call {
             }
             ids = w.ids.data();
             count = w.ids.size();
+        }
+        emit(ids, count, u);
+    }
+    // The tokens of one piece, in unit ``u``.
+    void emit(const int32_t* ids, size_t count, int64_t u) {
+        if (out.lean) {
+            out.lean_ids.append(ids, count);
+            out.lean_lex.append_n(count, lex);
+            return;
         }
         out.ids.insert(out.ids.end(), ids, ids + count);
         out.tok_unit.insert(out.tok_unit.end(), count, u);
@@ -175,6 +189,33 @@ bool CodeRouter::folds_into(const CharT* text, size_t n, const LexemeView& lx, s
     }
 }
 
+bool CodeRouter::known_split(const std::u32string& key, std::vector<uint32_t>& lens) const {
+    std::lock_guard<std::mutex> hold(foreign_lock_);
+    auto it = foreign_.find(key);
+    if (it != foreign_.end()) {
+        lens = it->second;
+        return true;
+    }
+    auto old = foreign_old_.find(key);
+    if (old == foreign_old_.end()) return false;
+    lens = old->second;  // copied: a turnover below drops the old generation
+    if (foreign_.size() >= kForeign) {
+        foreign_old_ = std::move(foreign_);
+        foreign_ = Splits();
+    }
+    foreign_.emplace(key, lens);  // still in use: it lives on in the young generation
+    return true;
+}
+
+void CodeRouter::keep_split(std::u32string key, const std::vector<uint32_t>& lens) const {
+    std::lock_guard<std::mutex> hold(foreign_lock_);
+    if (foreign_.size() >= kForeign) {
+        foreign_old_ = std::move(foreign_);
+        foreign_ = Splits();
+    }
+    foreign_.emplace(std::move(key), lens);
+}
+
 // Reference: ``route`` (one branch per lexeme kind) and ``_docstring``.
 template <class CharT>
 bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeView& lx,
@@ -209,22 +250,12 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
                 lens.clear();
                 if (!rules_.split(text + s, len, w.rules, lens)) {
                     std::u32string key(text + s, text + e);
-                    bool known = false;
-                    {
-                        std::lock_guard<std::mutex> hold(foreign_lock_);
-                        auto it = foreign_.find(key);
-                        if (it != foreign_.end()) {
-                            lens = it->second;
-                            known = true;
-                        }
-                    }
-                    if (!known) {  // the splitter runs unlocked (it takes the GIL)
+                    if (!known_split(key, lens)) {  // the splitter runs unlocked (it takes the GIL)
                         if (!fallback(ctx, reinterpret_cast<const Cp*>(key.data()), len, lens)) {
                             ok = false;
                             break;
                         }
-                        std::lock_guard<std::mutex> hold(foreign_lock_);
-                        foreign_.emplace(std::move(key), lens);
+                        keep_split(std::move(key), lens);
                     }
                 }
                 size_t p = s;
@@ -385,7 +416,7 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
         }
     }
     scratch_.give(std::move(scratch));
-    if (ok && out.count[0] == nullptr) annotate(text, n, from_bytes, out);
+    if (ok && out.count[0] == nullptr && !out.lean) annotate(text, n, from_bytes, out);
     return ok;
 }
 

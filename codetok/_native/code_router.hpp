@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bpe.hpp"
+#include "chunked.hpp"
 #include "code_kinds.hpp"
 #include "code_pieces.hpp"
 #include "identifier_split.hpp"
@@ -76,6 +77,12 @@ struct DocCuts {
 
 // The result: units (``Routed``) and tokens.
 struct CodeRouted {
+    // Lean: only each token's id and lexeme (``lean_ids``, ``lean_lex``), in blocks; no
+    // units and no annotations (a lossless ``CodeEncoding`` works its spans and lines out
+    // of the ids when they are read). Else the fields below.
+    bool lean = false;
+    Chunked<int32_t> lean_ids;
+    Chunked<int64_t> lean_lex;
     std::vector<int64_t> unit_start, unit_end, unit_lex;
     std::vector<int32_t> ids;
     std::vector<int64_t> tok_unit;
@@ -138,9 +145,15 @@ class CodeRouter {
     ClassTable table_;
     std::array<ChannelSpec, 2> channels_;
     std::array<Cp, 256> byte_level_ = byte_level_alphabet();  // what trainers count in
-    // Non-ASCII identifiers the fallback split, shared by the threads that run files.
+    // Non-ASCII identifiers the fallback split, shared by the threads that run files: two
+    // generations of at most ``kForeign`` entries (``BoundedCache`` in
+    // codetok/code/routing/cache.py), so a stream of new names cannot grow it for good.
+    static constexpr size_t kForeign = 16384;
+    using Splits = std::unordered_map<std::u32string, std::vector<uint32_t>>;
+    bool known_split(const std::u32string& key, std::vector<uint32_t>& lens) const;
+    void keep_split(std::u32string key, const std::vector<uint32_t>& lens) const;
     mutable std::mutex foreign_lock_;
-    mutable std::unordered_map<std::u32string, std::vector<uint32_t>> foreign_;
+    mutable Splits foreign_, foreign_old_;
     ScratchPool<Scratch> scratch_;
 };
 

@@ -19,6 +19,7 @@ modules are laid out in the order the code flows through them::
       segmenter.py               statistical splitting of same-case runs (getusername)
       pieces.py                  other text cut into pieces for a subword model
       channels.py                pieces -> ids with a codetok Tokenizer
+      cache.py                   BoundedCache: the router's caches, two generations at most
       native.py                  route and encode in one native call
     tokenizer.py                 CodeTokenizer: lex, route, encode; decode; save / load
     encoding.py                  CodeEncoding: what CodeTokenizer.encode returns

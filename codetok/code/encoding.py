@@ -18,7 +18,7 @@ import numpy as np
 from .front.kinds import LexemeKind
 from .front.lexemes import Lexemes
 
-__all__ = ["CodeEncoding"]
+__all__ = ["CodeEncoding", "char_to_byte", "token_positions"]
 
 
 class CodeEncoding:
@@ -46,6 +46,11 @@ class CodeEncoding:
         ids: the ids, as a list or an int array.
         tokens: the token strings, or None to look each id up in ``vocab`` on first read.
         vocab: token string by id (with ``tokens=None``).
+        lengths: the byte length of every id's token, for an encoding whose token bytes
+            spell the source (lossless): ``kinds``, ``node_type_ids``, ``spans``,
+            ``byte_spans`` and ``lines`` may then be None and are worked out from the ids
+            and lexeme indices when first read (a large file's encoding holds 16 bytes per
+            token until then, not 59).
         The other arguments are the attributes of the same names.
 
     >>> from codetok.code import CodeTokenizer
@@ -61,13 +66,14 @@ class CodeEncoding:
         "_id_array",
         "_tokens",
         "_vocab",
-        "kinds",
-        "node_type_ids",
+        "_kinds",
+        "_node_type_ids",
         "type_names",
         "lexeme_indices",
-        "spans",
-        "byte_spans",
-        "lines",
+        "_spans",
+        "_byte_spans",
+        "_lines",
+        "_lengths",
         "language",
         "source_is_bytes",
         "lossless",
@@ -78,33 +84,41 @@ class CodeEncoding:
         self,
         ids: list[int] | np.ndarray,
         tokens: list[str] | None,
-        kinds: np.ndarray,
-        node_type_ids: np.ndarray,
+        kinds: np.ndarray | None,
+        node_type_ids: np.ndarray | None,
         type_names: tuple[str, ...],
         lexeme_indices: np.ndarray,
-        spans: np.ndarray,
-        byte_spans: np.ndarray,
-        lines: np.ndarray,
+        spans: np.ndarray | None,
+        byte_spans: np.ndarray | None,
+        lines: np.ndarray | None,
         language: str,
         source_is_bytes: bool,
         lossless: bool,
         lexemes: Lexemes,
         *,
         vocab: Sequence[str] | None = None,
+        lengths: np.ndarray | None = None,
     ) -> None:
         if tokens is None and vocab is None:
             raise TypeError("CodeEncoding needs tokens or a vocab to look them up in")
+        if lengths is None and any(
+            a is None for a in (kinds, node_type_ids, spans, byte_spans, lines)
+        ):
+            raise TypeError("CodeEncoding works out missing annotations only from lengths")
+        if lengths is not None and not lossless:
+            raise TypeError("only a lossless CodeEncoding works its spans out of its ids")
         self._ids = ids if isinstance(ids, list) else None
         self._id_array = np.asarray(ids, np.int64) if self._ids is None else None
         self._tokens = tokens
         self._vocab = vocab
-        self.kinds = kinds
-        self.node_type_ids = node_type_ids
+        self._kinds = kinds
+        self._node_type_ids = node_type_ids
         self.type_names = type_names
         self.lexeme_indices = lexeme_indices
-        self.spans = spans
-        self.byte_spans = byte_spans
-        self.lines = lines
+        self._spans = spans
+        self._byte_spans = byte_spans
+        self._lines = lines
+        self._lengths = lengths
         self.language = language
         self.source_is_bytes = source_is_bytes
         self.lossless = lossless
@@ -140,6 +154,77 @@ class CodeEncoding:
     @tokens.setter
     def tokens(self, value: list[str]) -> None:
         self._tokens = list(value)
+
+    # ---------------------------------------------------------------- annotations
+    @property
+    def kinds(self) -> np.ndarray:
+        """``uint8`` :class:`~codetok.code.LexemeKind` of each token's lexeme."""
+        if self._kinds is None:
+            self._kinds = self.lexemes.kinds[self.lexeme_indices]
+        return self._kinds
+
+    @kinds.setter
+    def kinds(self, value: np.ndarray) -> None:
+        self._kinds = value
+
+    @property
+    def node_type_ids(self) -> np.ndarray:
+        """``uint16`` index into :attr:`type_names` of each token's node type."""
+        if self._node_type_ids is None:
+            self._node_type_ids = self.lexemes.node_types[self.lexeme_indices]
+        return self._node_type_ids
+
+    @node_type_ids.setter
+    def node_type_ids(self, value: np.ndarray) -> None:
+        self._node_type_ids = value
+
+    @property
+    def byte_spans(self) -> np.ndarray:
+        """``int64`` array of shape (n, 2): byte spans into the UTF-8 source."""
+        if self._byte_spans is None:
+            # Lossless: the tokens' bytes spell the source, so each starts where the bytes
+            # of the tokens before it end.
+            lens = self._lengths[self.ids_array]  # type: ignore[index]
+            ends = np.cumsum(lens)
+            self._byte_spans = np.stack([ends - lens, ends], axis=1)
+        return self._byte_spans
+
+    @byte_spans.setter
+    def byte_spans(self, value: np.ndarray) -> None:
+        self._byte_spans = value
+
+    @property
+    def spans(self) -> np.ndarray:
+        """``int64`` array of shape (n, 2): char spans into the source."""
+        if self._spans is None:
+            self._annotate()
+        return self._spans  # type: ignore[return-value]
+
+    @spans.setter
+    def spans(self, value: np.ndarray) -> None:
+        self._spans = value
+
+    @property
+    def lines(self) -> np.ndarray:
+        """``int64`` 1-based line of each token's start."""
+        if self._lines is None:
+            self._annotate()
+        return self._lines  # type: ignore[return-value]
+
+    @lines.setter
+    def lines(self, value: np.ndarray) -> None:
+        self._lines = value
+
+    def _annotate(self) -> None:
+        b = self.byte_spans
+        lx = self.lexemes
+        spans, lines = token_positions(
+            lx.source_text, lx.source_bytes, self.source_is_bytes, b[:, 0], b[:, 1]
+        )
+        if self._spans is None:
+            self._spans = spans
+        if self._lines is None:
+            self._lines = lines
 
     def __len__(self) -> int:
         return len(self._ids) if self._ids is not None else len(self._id_array)  # type: ignore[arg-type]
@@ -187,3 +272,44 @@ class CodeEncoding:
             "byte_spans": self.byte_spans.tolist(),
             "lines": self.lines.tolist(),
         }
+
+
+def char_to_byte(text: str, from_bytes: bool) -> np.ndarray:
+    """Byte offset of every char boundary of ``text`` (length ``len(text) + 1``); for a
+    decoded bytes source (``from_bytes``) U+DC80..U+DCFF stand for one byte each.
+
+    >>> char_to_byte("aé", False).tolist()
+    [0, 1, 3]
+    """
+    cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    width = 1 + (cp >= 0x80).astype(np.int64) + (cp >= 0x800) + (cp >= 0x10000)
+    if from_bytes:
+        width[(cp >= 0xDC80) & (cp <= 0xDCFF)] = 1
+    out = np.zeros(cp.size + 1, np.int64)
+    np.cumsum(width, out=out[1:])
+    return out
+
+
+def token_positions(
+    text: str, data: bytes, from_bytes: bool, bstart: np.ndarray, bend: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Char spans (n, 2) and 1-based lines of tokens at byte spans ``[bstart, bend)`` of a
+    source whose text is ``text`` and UTF-8 bytes ``data``: a token that starts inside a
+    character gets that character; its end is the first character starting at or after
+    its last byte.
+
+    >>> spans, lines = token_positions("é\\nx", "é\\nx".encode(), False,
+    ...                                np.array([0, 1, 2, 3]), np.array([1, 2, 3, 4]))
+    >>> spans.tolist(), lines.tolist()
+    ([[0, 1], [0, 1], [1, 2], [2, 3]], [1, 1, 1, 2])
+    """
+    if len(text) == len(data):
+        cstart, cend = bstart, bend
+    else:
+        char_byte = char_to_byte(text, from_bytes)
+        cstart = np.searchsorted(char_byte, bstart, "right") - 1
+        cend = np.searchsorted(char_byte, bend, "left")
+    nl = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
+    lines = np.searchsorted(nl, bstart, "left") + 1
+    spans = np.stack([cstart, cend], axis=1) if bstart.size else np.zeros((0, 2), np.int64)
+    return spans, lines

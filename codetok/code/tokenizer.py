@@ -39,13 +39,13 @@ from ..errors import (
     VocabularyError,
 )
 from ..tokenizer import Tokenizer, _from_pickle
-from .encoding import CodeEncoding
+from .encoding import CodeEncoding, char_to_byte, token_positions
 from .front.budget import DEFAULT_BUDGET, ParseBudget
 from .front.languages import CORE_LANGUAGES
 from .front.lexemes import Lexemes
 from .front.lexer import lex
 from .routing.channels import Channel
-from .routing.native import compile_router, run_router
+from .routing.native import compile_router, run_router, run_router_ids
 from .routing.pieces import DIGIT_POLICIES, PieceSplitter
 from .routing.reserved import ReservedTokens
 from .routing.router import CODE, RouterOptions, route
@@ -412,6 +412,25 @@ class CodeTokenizer:
 
     def _encode_lexemes(self, lexemes: Lexemes, opts: RouterOptions) -> CodeEncoding:
         router = self._router(lexemes.language, opts)
+        if not isinstance(router, str) and opts.lossless:
+            ids, lexeme_indices = run_router_ids(router, lexemes, self._index, opts)
+            return CodeEncoding(
+                ids=ids,
+                tokens=None,
+                vocab=self._tokens,
+                kinds=None,
+                node_type_ids=None,
+                type_names=lexemes.type_names,
+                lexeme_indices=lexeme_indices,
+                spans=None,
+                byte_spans=None,
+                lines=None,
+                language=lexemes.language,
+                source_is_bytes=isinstance(lexemes.source, bytes),
+                lossless=True,
+                lexemes=lexemes,
+                lengths=self._lengths,
+            )
         if not isinstance(router, str):
             r = run_router(router, lexemes, self._index, opts)
             return self._encoding(
@@ -461,7 +480,7 @@ class CodeTokenizer:
             char_byte = None
             ub_start, ub_end = u_start, u_end
         else:
-            char_byte = _char_to_byte(text, isinstance(lexemes.source, bytes))
+            char_byte = char_to_byte(text, isinstance(lexemes.source, bytes))
             ub_start, ub_end = char_byte[u_start], char_byte[u_end]
         tu = np.array(tok_unit, np.int64)
         lens = self._lengths[id_arr] if id_arr.size else np.zeros(0, np.int64)
@@ -473,15 +492,8 @@ class CodeTokenizer:
             ue = ub_end[tu]
             bstart = np.minimum(bstart, ue)
             bend = np.minimum(bend, ue)
-        if char_byte is None:
-            cstart, cend = bstart, bend
-        else:
-            cstart = np.searchsorted(char_byte, bstart, "right") - 1
-            cend = np.searchsorted(char_byte, bend, "left")
-        nl = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
-        lines = np.searchsorted(nl, bstart, "left") + 1
+        spans, lines = token_positions(text, data, isinstance(lexemes.source, bytes), bstart, bend)
         lex_idx = np.array(routed.lexemes, np.int64)[tu] if tu.size else np.zeros(0, np.int64)
-        spans = np.stack([cstart, cend], axis=1) if tu.size else np.zeros((0, 2), np.int64)
         byte_spans = np.stack([bstart, bend], axis=1) if tu.size else np.zeros((0, 2), np.int64)
         return self._encoding(lexemes, id_arr, lex_idx, spans, byte_spans, lines, routed.lossless)
 
@@ -784,14 +796,3 @@ class CodeTokenizer:
 
 
 _DEFAULT_TEXT: str | None = None
-
-
-def _char_to_byte(text: str, from_bytes: bool) -> np.ndarray:
-    """Byte offset of every char boundary of ``text`` (length ``len(text) + 1``)."""
-    cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
-    width = 1 + (cp >= 0x80).astype(np.int64) + (cp >= 0x800) + (cp >= 0x10000)
-    if from_bytes:
-        width[(cp >= 0xDC80) & (cp <= 0xDCFF)] = 1
-    out = np.zeros(cp.size + 1, np.int64)
-    np.cumsum(width, out=out[1:])
-    return out

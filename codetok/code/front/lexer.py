@@ -286,13 +286,11 @@ def _walk(root: object, g: Grammar) -> tuple[list[int], list[tuple[int, int, int
     return out, blocks
 
 
-def _records_to_columns(
-    rec: np.ndarray, body: bytes, g: Grammar
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Turn walk records (an ``(n, 6)`` array) into lexeme columns: merge string runs,
-    classify, split gaps."""
+def _merge_runs(rec: np.ndarray) -> np.ndarray:
+    """Walk records (an ``(n, 6)`` array) with each run of pieces of one string owner
+    merged into its first record, which ends where the run ends (the native walk merges
+    as it goes)."""
     ctx = rec[:, 5]
-    # merge consecutive pieces of one string owner
     if rec.shape[0]:
         same = np.zeros(rec.shape[0], bool)
         same[1:] = (ctx[1:] != 0) & (ctx[1:] == ctx[:-1])
@@ -302,7 +300,16 @@ def _records_to_columns(
             ends = rec[last, 1]
             rec = rec[keep]
             rec[:, 1] = ends
-            ctx = rec[:, 5]
+    return rec
+
+
+def _records_to_columns(
+    rec: np.ndarray, body: bytes, g: Grammar
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Turn walk records (an ``(n, 6)`` array) into lexeme columns: merge string runs,
+    classify, split gaps."""
+    rec = _merge_runs(rec)
+    ctx = rec[:, 5]
     bs = rec[:, 0]
     be = rec[:, 1]
     kid = rec[:, 2]

@@ -21,13 +21,15 @@ import numpy as np
 from ..._bytes import CHAR_TO_BYTE, bytes_to_unicode, unicode_to_bytes
 from ...errors import VocabularyError
 from ...tokenizer import Tokenizer
+from .cache import BoundedCache
 
 __all__ = ["Channel", "WORDPIECE_PREFIX"]
 
 #: continuation prefix of WordPiece channels (outside the byte-level alphabet)
 WORDPIECE_PREFIX = "\u2192"
 
-_CACHE_LIMIT = 500_000
+#: Pieces whose ids a channel keeps, per generation (:class:`BoundedCache`: at most twice).
+CACHE_SIZE = 65_536
 
 
 class Channel:
@@ -107,7 +109,7 @@ class Channel:
         else:
             unk_id = vocab.get(unk) if isinstance(unk, str) else None
         self.unk_id = -1 if unk_id is None else int(unk_id)
-        self._cache: dict[bytes, list[int]] = {}
+        self._cache: BoundedCache[bytes, list[int]] = BoundedCache(CACHE_SIZE)
 
     def encode(self, data: bytes) -> list[int]:
         """Return the (shifted) ids of one piece; their bytes always spell ``data``.
@@ -127,8 +129,7 @@ class Channel:
             raw = [self.byte_ids[b] for b in data]
         off = self.offset
         ids = [i + off for i in raw] if off else raw
-        if len(self._cache) < _CACHE_LIMIT:
-            self._cache[data] = ids
+        self._cache.put(data, ids)
         return ids
 
     def decode_bytes(self, ids: list[int]) -> bytes:

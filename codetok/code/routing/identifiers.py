@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import regex
 
+from .cache import BoundedCache
 from .segmenter import WordSegmenter
 
 __all__ = [
@@ -56,6 +57,8 @@ _SUFFIXES = frozenset({"st", "nd", "rd", "th", "d", "D", "f"})
 _PROTECTED = ("IPv4", "IPv6", "NaN", "OAuth", "iOS", "macOS")
 
 _SEP = regex.compile(r"[_$@]+")
+#: Identifiers whose split a splitter keeps, per generation (:class:`BoundedCache`).
+CACHE_SIZE = 16_384
 _TOKEN = regex.compile(
     r"""
       (?P<prot>PROTECTED)(?![\p{Ll}])
@@ -200,7 +203,7 @@ class IdentifierSplitter:
     ) -> None:
         self.segmenter = segmenter
         self.min_segment_length = min_segment_length
-        self._cache: dict[str, SplitIdentifier] = {}
+        self._cache: BoundedCache[str, SplitIdentifier] = BoundedCache(CACHE_SIZE)
 
     def split(self, name: str, /) -> SplitIdentifier:
         """Split one identifier.
@@ -218,8 +221,7 @@ class IdentifierSplitter:
         if cached is not None:
             return cached
         result = self._split(name)
-        if len(self._cache) < 1_000_000:
-            self._cache[name] = result
+        self._cache.put(name, result)
         return result
 
     def _split(self, name: str) -> SplitIdentifier:

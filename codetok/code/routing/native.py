@@ -53,6 +53,7 @@ __all__ = [
     "code_classes",
     "compile_router",
     "run_router",
+    "run_router_ids",
     "NativeRouted",
     "compile_counter",
     "count_pieces",
@@ -262,6 +263,16 @@ class NativeRouted(NamedTuple):
     byte_spans: np.ndarray
     spans: np.ndarray
     lines: np.ndarray
+
+
+def run_router_ids(
+    router: Any, lexemes: Lexemes, index: dict[str, int], options: RouterOptions
+) -> tuple[np.ndarray, np.ndarray]:
+    """Route and encode one file, keeping per token only its id and lexeme index (both
+    ``int64``): what a lossless ``CodeEncoding`` needs, its spans and lines being worked
+    out of the ids when read."""
+    ids, lexeme_indices = router.run(*_router_inputs(lexemes, index, options), lean=True)
+    return ids, lexeme_indices
 
 
 def run_router(
