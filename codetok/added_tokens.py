@@ -141,13 +141,22 @@ def _word_char_re() -> regex.Pattern[str]:
 
 
 class _Matcher:
-    """One compiled trie over some contents, mapping each content to its token id."""
+    """One trie over some contents, mapping each content to its token id; compiled to a
+    regex on first use (the Python pipeline's; a native plan reads only :attr:`ids`, and
+    compiling 40k contents takes seconds)."""
 
     def __init__(self, contents: dict[str, int], tokens: dict[int, AddedToken]) -> None:
         self.ids = contents
         #: The tokens the contents were taken from (one state: see :class:`AddedVocabulary`).
         self.tokens = tokens
-        self.regex = regex.compile(trie_pattern(contents)) if contents else None
+        self._regex: regex.Pattern[str] | None = None
+
+    @property
+    def regex(self) -> regex.Pattern[str] | None:
+        """The compiled trie (``None``: no contents)."""
+        if self._regex is None and self.ids:
+            self._regex = regex.compile(trie_pattern(self.ids))
+        return self._regex
 
 
 class _State:
