@@ -17,8 +17,9 @@ import numpy as np
 
 from .front.kinds import LexemeKind
 from .front.lexemes import Lexemes
+from .front.lexer import char_to_byte
 
-__all__ = ["CodeEncoding", "char_to_byte", "token_positions"]
+__all__ = ["CodeEncoding", "token_positions"]
 
 
 class CodeEncoding:
@@ -272,22 +273,6 @@ class CodeEncoding:
             "byte_spans": self.byte_spans.tolist(),
             "lines": self.lines.tolist(),
         }
-
-
-def char_to_byte(text: str, from_bytes: bool) -> np.ndarray:
-    """Byte offset of every char boundary of ``text`` (length ``len(text) + 1``); for a
-    decoded bytes source (``from_bytes``) U+DC80..U+DCFF stand for one byte each.
-
-    >>> char_to_byte("aé", False).tolist()
-    [0, 1, 3]
-    """
-    cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
-    width = 1 + (cp >= 0x80).astype(np.int64) + (cp >= 0x800) + (cp >= 0x10000)
-    if from_bytes:
-        width[(cp >= 0xDC80) & (cp <= 0xDCFF)] = 1
-    out = np.zeros(cp.size + 1, np.int64)
-    np.cumsum(width, out=out[1:])
-    return out
 
 
 def token_positions(

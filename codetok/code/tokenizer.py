@@ -39,11 +39,11 @@ from ..errors import (
     VocabularyError,
 )
 from ..tokenizer import Tokenizer, _from_pickle
-from .encoding import CodeEncoding, char_to_byte, token_positions
+from .encoding import CodeEncoding, token_positions
 from .front.budget import DEFAULT_BUDGET, ParseBudget
 from .front.languages import CORE_LANGUAGES
 from .front.lexemes import Lexemes
-from .front.lexer import lex
+from .front.lexer import char_to_byte, lex
 from .routing.channels import Channel
 from .routing.native import compile_router, run_router, run_router_ids
 from .routing.pieces import DIGIT_POLICIES, PieceSplitter
@@ -413,24 +413,9 @@ class CodeTokenizer:
     def _encode_lexemes(self, lexemes: Lexemes, opts: RouterOptions) -> CodeEncoding:
         router = self._router(lexemes.language, opts)
         if not isinstance(router, str) and opts.lossless:
+            # Ids and lexemes only: the encoding works its spans and lines out when read.
             ids, lexeme_indices = run_router_ids(router, lexemes, self._index, opts)
-            return CodeEncoding(
-                ids=ids,
-                tokens=None,
-                vocab=self._tokens,
-                kinds=None,
-                node_type_ids=None,
-                type_names=lexemes.type_names,
-                lexeme_indices=lexeme_indices,
-                spans=None,
-                byte_spans=None,
-                lines=None,
-                language=lexemes.language,
-                source_is_bytes=isinstance(lexemes.source, bytes),
-                lossless=True,
-                lexemes=lexemes,
-                lengths=self._lengths,
-            )
+            return self._encoding(lexemes, ids, lexeme_indices, None, None, None, True)
         if not isinstance(router, str):
             r = run_router(router, lexemes, self._index, opts)
             return self._encoding(
@@ -502,18 +487,20 @@ class CodeTokenizer:
         lexemes: Lexemes,
         ids: np.ndarray,
         lexeme_indices: np.ndarray,
-        spans: np.ndarray,
-        byte_spans: np.ndarray,
-        lines: np.ndarray,
+        spans: np.ndarray | None,
+        byte_spans: np.ndarray | None,
+        lines: np.ndarray | None,
         lossless: bool,
     ) -> CodeEncoding:
-        """The encoding of ``lexemes`` from its per-token arrays (either router's)."""
+        """The encoding of ``lexemes`` from its per-token arrays (either router's); with
+        ``spans`` None (a lossless encoding), its annotations are worked out when read."""
+        lazy = spans is None
         return CodeEncoding(
             ids=ids,
             tokens=None,
             vocab=self._tokens,
-            kinds=lexemes.kinds[lexeme_indices],
-            node_type_ids=lexemes.node_types[lexeme_indices],
+            kinds=None if lazy else lexemes.kinds[lexeme_indices],
+            node_type_ids=None if lazy else lexemes.node_types[lexeme_indices],
             type_names=lexemes.type_names,
             lexeme_indices=lexeme_indices,
             spans=spans,
@@ -523,6 +510,7 @@ class CodeTokenizer:
             source_is_bytes=isinstance(lexemes.source, bytes),
             lossless=lossless,
             lexemes=lexemes,
+            lengths=self._lengths if lazy else None,
         )
 
     def decode(

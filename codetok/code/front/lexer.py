@@ -51,7 +51,7 @@ from .layout import insert_layout, split_gaps
 from .lexemes import Lexeme, Lexemes
 from .native import native_lexer
 
-__all__ = ["lex", "Lexemes", "Lexeme"]
+__all__ = ["lex", "Lexemes", "Lexeme", "char_to_byte"]
 
 _K = LexemeKind
 _BOM = b"\xef\xbb\xbf"
@@ -399,12 +399,7 @@ def _positions(
             return b
 
     else:
-        cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
-        width = 1 + (cp >= 0x80).astype(np.int64) + (cp >= 0x800) + (cp >= 0x10000)
-        if from_bytes:
-            width[(cp >= 0xDC80) & (cp <= 0xDCFF)] = 1
-        char_byte = np.zeros(cp.size + 1, np.int64)
-        np.cumsum(width, out=char_byte[1:])
+        char_byte = char_to_byte(text, from_bytes)
 
         def to_char(b: np.ndarray) -> np.ndarray:
             return np.searchsorted(char_byte, b, "left")
@@ -415,3 +410,19 @@ def _positions(
     line_start = np.where(line0 > 0, nl[np.maximum(line0 - 1, 0)] + 1 if nl.size else 0, 0)
     cols = cs - to_char(line_start)
     return cs, ce, line0 + 1, cols
+
+
+def char_to_byte(text: str, from_bytes: bool) -> np.ndarray:
+    """Byte offset of every char boundary of ``text`` (length ``len(text) + 1``); for a
+    decoded bytes source (``from_bytes``) U+DC80..U+DCFF stand for one byte each.
+
+    >>> char_to_byte("aé", False).tolist()
+    [0, 1, 3]
+    """
+    cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    width = 1 + (cp >= 0x80).astype(np.int64) + (cp >= 0x800) + (cp >= 0x10000)
+    if from_bytes:
+        width[(cp >= 0xDC80) & (cp <= 0xDCFF)] = 1
+    out = np.zeros(cp.size + 1, np.int64)
+    np.cumsum(width, out=out[1:])
+    return out
