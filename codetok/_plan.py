@@ -130,7 +130,8 @@ class Plan:
         #: Special tokens around one sequence, by ``add_special_tokens`` (``None``: no
         #: post-processor; ``"python"``: the Python post-processor runs on the lists).
         self.layouts: Any = post[1] if isinstance(post, tuple) else "python"
-        self._added = added
+        #: The state of the added vocabulary the plan was compiled from.
+        self.added_state = added
         #: ``layout`` by ``add_special_tokens`` for :meth:`encode_final` (None: Python).
         self.final_layouts: Any = (
             None if self.layouts == "python" else (self.layout(False), self.layout(True))
@@ -144,7 +145,7 @@ class Plan:
         ids = self._skip_ids.get(skip)
         if ids is None:
             ids = sorted(
-                tid for tid, t in self._added.tokens.items() if t.special and t.content in skip
+                tid for tid, t in self.added_state.tokens.items() if t.special and t.content in skip
             )
             self._skip_ids[skip] = ids
         return ids

@@ -200,6 +200,16 @@ class _State:
         self.built = (normalize, pair, display)
         return pair, display
 
+    def special_contents(self) -> set[str]:
+        return {t.content for t in self.tokens.values() if t.special}
+
+    def display(self, tid: int, normalize: Callable[[str], str] | None) -> str | None:
+        """The string HF shows for an added id: normalized tokens appear normalized."""
+        tok = self.tokens.get(tid)
+        if tok is None:
+            return None
+        return self.matchers(normalize)[1].get(tid, tok.content)
+
 
 class AddedVocabulary:
     """The tokens added on top of a model, in insertion order, and their matchers.
@@ -311,15 +321,11 @@ class AddedVocabulary:
         return t is not None and t.special
 
     def special_contents(self) -> set[str]:
-        return {t.content for t in self.state.tokens.values() if t.special}
+        return self.state.special_contents()
 
     def display(self, tid: int, normalize: Callable[[str], str] | None) -> str | None:
         """The string HF shows for an added id: normalized tokens appear normalized."""
-        state = self.state
-        tok = state.tokens.get(tid)
-        if tok is None:
-            return None
-        return state.matchers(normalize)[1].get(tid, tok.content)
+        return self.state.display(tid, normalize)
 
     def matchers(self, normalize: Callable[[str], str] | None) -> tuple[_Matcher, _Matcher]:
         """The raw and normalized matchers of the current state (one state for both)."""

@@ -21,7 +21,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import tokenizer_call, tokenizer_json
 from ._plan import Plan, compile_plan
@@ -47,6 +47,18 @@ from .truncation_padding import (
 __all__ = ["Tokenizer", "TRUNCATION_STRATEGIES"]
 
 InputSequence = str | Sequence[str]
+
+
+class _Call(NamedTuple):
+    """What one call reads of a tokenizer that other threads may change, read once at its
+    start: the truncation and padding, the compiled plan (``None``: the Python pipeline)
+    and the state of the added vocabulary (the plan's own, so the Python path of a text
+    the plan leaves to it sees the same tokens). Every part of a call (both sequences of
+    a pair, every input of a batch) uses the same one."""
+
+    settings: CallSettings
+    plan: Plan | None
+    added: Any
 
 
 class Tokenizer:
@@ -231,6 +243,13 @@ class Tokenizer:
         object.__setattr__(self, "_plan_cache", (compiled, changes, version, plan, fast, added))
         return plan
 
+    def _call(self, settings: CallSettings | None = None) -> _Call:
+        """The :class:`_Call` of a call starting now (``settings``: the call's own
+        truncation and padding, by default the tokenizer's)."""
+        plan = self._plan()
+        added = plan.added_state if plan is not None else self.added.state
+        return _Call(self._settings if settings is None else settings, plan, added)
+
     @property
     def engine(self) -> str:
         """Which pipeline encodes: ``"native"`` (one compiled pass per text) or ``"python"``.
@@ -371,10 +390,11 @@ class Tokenizer:
 
     # ------------------------------------------------------------------ encoding
     def _special_policy(
-        self, text: str, allowed_special: Any, disallowed_special: Any
+        self, text: str, allowed_special: Any, disallowed_special: Any, added: Any
     ) -> frozenset[str] | None:
-        """Contents of special tokens to treat as plain text (``None``: match them all)."""
-        specials = self.added.special_contents()
+        """Contents of special tokens to treat as plain text (``None``: match them all),
+        by the added vocabulary's state ``added``."""
+        specials = added.special_contents()
         if allowed_special == "all":
             allowed = specials
         else:
@@ -395,16 +415,17 @@ class Tokenizer:
         return frozenset(skip) if skip else None
 
     def _splits(
-        self, text: str, skip: frozenset[str] | None
+        self, text: str, skip: frozenset[str] | None, added: Any
     ) -> tuple[list[str], list[Anchor], list[int | None]]:
-        """Added tokens cut out, the rest normalized and pre-tokenized.
+        """Added tokens cut out (those of the added vocabulary's state ``added``), the rest
+        normalized and pre-tokenized.
 
         Returns parallel lists: the piece texts, their anchors (an ``int`` original start
         for identity-aligned pieces, else the piece's :class:`NormalizedString`; see
         :meth:`PreTokenizer.split_many`) and the added-token id (``None``: a model piece).
         Identity-aligned text never becomes one object per piece.
         """
-        raw, norm = self.added.matchers(self._norm_fn)
+        raw, norm = added.matchers(self._norm_fn)[0]
         texts: list[str] = []
         anchors: list[Anchor] = []
         tids: list[int | None] = []
@@ -457,7 +478,7 @@ class Tokenizer:
             replaced = replace_surrogates(text)
             if replaced is not None:
                 text, starts = replaced  # tiktoken's rewrite (see ``surrogates``)
-        texts, anchors, tids = self._splits(text, None)
+        texts, anchors, tids = self._splits(text, None, self.added.state)
         pieces = [_piece(t, a, tid) for t, a, tid in zip(texts, anchors, tids)]
         if starts is not None:
             spans = remap_offsets([span for _, span, _ in pieces], starts)
@@ -470,10 +491,11 @@ class Tokenizer:
         type_id: int,
         word_idx: int | None,
         skip: frozenset[str] | None,
+        call: _Call,
         trim: bool = False,
     ) -> Encoding:
         if word_idx is None:
-            plan = self._plan()
+            plan = call.plan
             if plan is not None:
                 enc = plan.encode(text, type_id, skip, trim)
                 if enc is not None:
@@ -484,11 +506,13 @@ class Tokenizer:
                 fixed, starts = replaced
                 # The rewrite has no surrogate: the plan (if any) encodes it. With pairs
                 # joined the offsets move, so the post-processor trims them afterwards.
-                enc = self._encode_one(fixed, type_id, word_idx, skip, trim and starts is None)
+                enc = self._encode_one(
+                    fixed, type_id, word_idx, skip, call, trim and starts is None
+                )
                 if starts is not None:
                     enc.offsets = remap_offsets(enc.offsets, starts)
                 return enc
-        texts, anchors, tids = self._splits(text, skip)
+        texts, anchors, tids = self._splits(text, skip, call.added)
         # Word ids: the piece index, or word_idx for every piece of a pre-tokenized word.
         w0, step = (0, 1) if word_idx is None else (word_idx, 0)
         encode = self.model.encode_pieces
@@ -524,14 +548,17 @@ class Tokenizer:
         type_id: int,
         is_pretokenized: bool,
         skip: frozenset[str] | None,
+        call: _Call,
         trim: bool = False,
     ) -> Encoding:
         if is_pretokenized:
             if isinstance(seq, str):
                 raise ConfigurationError("is_pretokenized=True needs a list of words, got a str")
-            parts = [self._encode_one(_check_str(w), type_id, i, skip) for i, w in enumerate(seq)]
+            parts = [
+                self._encode_one(_check_str(w), type_id, i, skip, call) for i, w in enumerate(seq)
+            ]
             return Encoding.merge(parts, False) if parts else Encoding()
-        return self._encode_one(_check_str(seq), type_id, None, skip, trim)
+        return self._encode_one(_check_str(seq), type_id, None, skip, call, trim)
 
     def encode(
         self,
@@ -563,35 +590,13 @@ class Tokenizer:
                 cannot represent a piece and has no unknown token.
             TruncationError: the truncation settings cannot be met.
         """
-        return self._encode(
-            sequence,
-            pair,
-            is_pretokenized,
-            add_special_tokens,
-            allowed_special,
-            disallowed_special,
-            self._settings,
-        )
-
-    def _encode(
-        self,
-        sequence: InputSequence,
-        pair: InputSequence | None,
-        is_pretokenized: bool,
-        add_special_tokens: bool,
-        allowed_special: Any,
-        disallowed_special: Any,
-        settings: CallSettings,
-    ) -> Encoding:
-        """:meth:`encode` with the truncation and padding of ``settings``."""
-        truncation, padding = settings
+        settings = self._settings
         if (
             pair is None
             and not is_pretokenized
             and allowed_special == "all"
             and not disallowed_special
-            and truncation is None
-            and padding is None
+            and settings.plain
             and type(sequence) is str
         ):
             # The common call, in one native call when the plan finishes it: a short text
@@ -608,25 +613,48 @@ class Tokenizer:
                 )
                 if final is not None:
                     return final
+        return self._encode(
+            sequence,
+            pair,
+            is_pretokenized,
+            add_special_tokens,
+            allowed_special,
+            disallowed_special,
+            self._call(settings),
+        )
+
+    def _encode(
+        self,
+        sequence: InputSequence,
+        pair: InputSequence | None,
+        is_pretokenized: bool,
+        add_special_tokens: bool,
+        allowed_special: Any,
+        disallowed_special: Any,
+        call: _Call,
+    ) -> Encoding:
+        """:meth:`encode` with what ``call`` read of the tokenizer."""
+        truncation, padding = call.settings
+        plan = call.plan
         skip = None
         if allowed_special != "all" or disallowed_special:
             texts = [sequence] if pair is None else [sequence, pair]
             for t in texts:
                 for s in [t] if isinstance(t, str) else t:
-                    skip = self._special_policy(_check_str(s), allowed_special, disallowed_special)
+                    skip = self._special_policy(
+                        _check_str(s), allowed_special, disallowed_special, call.added
+                    )
         # The native plan may apply the post-processor's ByteLevel offset trimming itself;
         # with a pair or truncation, the Python post-processor trims the final parts.
         trim = pair is None and truncation is None
         if pair is None and not trim and not is_pretokenized:
             # One text with truncation: over arrays when the plan allows (post_process).
-            plan = self._plan()
             if plan is not None and not plan.trim:
                 enc = plan.encode(_check_str(sequence), 0, skip, False)
                 if enc is not None:
-                    return self._post_process(enc, None, add_special_tokens, settings)
+                    return self._post_process(enc, None, add_special_tokens, call)
         if trim and not is_pretokenized:
             # One text, no truncation: the plan (computed once) encodes and post-processes.
-            plan = self._plan()
             if plan is not None:
                 text = _check_str(sequence)
                 final = plan.encode_final(text, skip, add_special_tokens)
@@ -636,29 +664,29 @@ class Tokenizer:
                     return final
                 enc = plan.encode(text, 0, skip, True)
                 if enc is not None:
-                    return self._post_process(enc, None, add_special_tokens, settings)
-        enc = self._encode_sequence(sequence, 0, is_pretokenized, skip, trim)
-        penc = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized, skip)
-        return self._post_process(enc, penc, add_special_tokens, settings)
+                    return self._post_process(enc, None, add_special_tokens, call)
+        enc = self._encode_sequence(sequence, 0, is_pretokenized, skip, call, trim)
+        penc = None if pair is None else self._encode_sequence(pair, 1, is_pretokenized, skip, call)
+        return self._post_process(enc, penc, add_special_tokens, call)
 
     def post_process(
         self, encoding: Encoding, pair: Encoding | None = None, add_special_tokens: bool = True
     ) -> Encoding:
         """Truncate, add special tokens, then pad (fixed length only), as HF does."""
-        return self._post_process(encoding, pair, add_special_tokens, self._settings)
+        return self._post_process(encoding, pair, add_special_tokens, self._call())
 
     def _post_process(
         self,
         encoding: Encoding,
         pair: Encoding | None,
         add_special_tokens: bool,
-        settings: CallSettings,
+        call: _Call,
     ) -> Encoding:
-        """:meth:`post_process` with the truncation and padding of ``settings``."""
-        truncation, padding = settings
+        """:meth:`post_process` with what ``call`` read of the tokenizer."""
+        truncation, padding = call.settings
         if pair is None and encoding._native is not None:
             # One sequence over arrays stays on arrays when the plan can finish it.
-            plan = self._plan()
+            plan = call.plan
             if plan is None:
                 final = None
             elif truncation is None:
@@ -732,7 +760,8 @@ class Tokenizer:
         num_threads: int | None,
         settings: CallSettings,
     ) -> list[Encoding]:
-        """:meth:`encode_batch` with the truncation and padding of ``settings``."""
+        """:meth:`encode_batch` with the truncation and padding of ``settings`` (the rest
+        of the tokenizer is read once, for every input: see :class:`_Call`)."""
         if isinstance(inputs, str):
             raise ConfigurationError(
                 "encode_batch takes a list of inputs; use encode() for one str"
@@ -755,16 +784,15 @@ class Tokenizer:
                 add_special_tokens,
                 allowed_special,
                 disallowed_special,
-                settings,
+                call,
             )
 
         items = list(inputs)
-        plan = None if is_pretokenized else self._plan()
+        call = self._call(settings)
+        plan = None if is_pretokenized else call.plan
         if plan is not None and all(type(x) is str for x in items):
-            skip = self._batch_skip(items, allowed_special, disallowed_special)
-            encodings = self._native_batch(
-                plan, items, skip, add_special_tokens, num_threads, settings
-            )
+            skip = self._batch_skip(items, allowed_special, disallowed_special, call.added)
+            encodings = self._native_batch(plan, items, skip, add_special_tokens, num_threads, call)
         elif num_threads and num_threads > 1 and len(items) > 1:
             with ThreadPoolExecutor(num_threads) as ex:
                 encodings = list(ex.map(one, items))
@@ -775,13 +803,13 @@ class Tokenizer:
         return encodings
 
     def _batch_skip(
-        self, texts: list[str], allowed_special: Any, disallowed_special: Any
+        self, texts: list[str], allowed_special: Any, disallowed_special: Any, added: Any
     ) -> frozenset[str] | None:
         """The special-token policy of a batch (raises on a disallowed special, as encode)."""
         skip = None
         if allowed_special != "all" or disallowed_special:
             for t in texts:
-                skip = self._special_policy(t, allowed_special, disallowed_special)
+                skip = self._special_policy(t, allowed_special, disallowed_special, added)
         return skip
 
     def _native_batch(
@@ -791,8 +819,9 @@ class Tokenizer:
         skip: frozenset[str] | None,
         add_special_tokens: bool,
         num_threads: int | None,
-        settings: CallSettings,
+        call: _Call,
     ) -> list[Encoding]:
+        settings = call.settings
         trim = settings.truncation is None
         trim_mode = plan.trim if trim else 0
         # Post-processed natively (one Encoding per text, built in C) when nothing else
@@ -813,11 +842,11 @@ class Tokenizer:
             encodings = []
             for text, enc in zip(texts, outs):
                 if enc is None:
-                    enc = self._encode_one(text, 0, None, skip, trim)
+                    enc = self._encode_one(text, 0, None, skip, call, trim)
                 elif direct:
                     encodings.append(enc)
                     continue
-                encodings.append(self._post_process(enc, None, add_special_tokens, settings))
+                encodings.append(self._post_process(enc, None, add_special_tokens, call))
         return encodings
 
     # ------------------------------------------------------------------ ordinary ids
@@ -839,12 +868,13 @@ class Tokenizer:
         [0, 1, 0]
         """
         text = _check_str(text)
-        plan = self._plan()
+        call = self._call()
+        plan = call.plan
         if plan is not None:
             ids = plan.core.encode_ids(text, plan.ordinary_skip)
             if ids is not None:
                 return ids
-        return self._encode_one(text, 0, None, self._ordinary_skip()).ids
+        return self._encode_one(text, 0, None, _ordinary_skip(call.added), call).ids
 
     def encode_ordinary_batch(
         self, texts: Sequence[str], *, num_threads: int | None = None, flat: bool = False
@@ -872,8 +902,9 @@ class Tokenizer:
                 "encode_ordinary_batch takes a list of texts; use encode_ordinary() for one str"
             )
         texts = [_check_str(t) for t in texts]
-        skip = self._ordinary_skip()
-        plan = self._plan()
+        call = self._call()
+        skip = _ordinary_skip(call.added)
+        plan = call.plan
         threads = _threads(num_threads, len(texts))
         if plan is not None:
             skip_ids = plan.ordinary_skip
@@ -884,10 +915,10 @@ class Tokenizer:
             else:
                 lists = plan.core.encode_ids_batch(texts, skip_ids, threads)
                 return [
-                    ids if ids is not None else self._encode_one(t, 0, None, skip).ids
+                    ids if ids is not None else self._encode_one(t, 0, None, skip, call).ids
                     for t, ids in zip(texts, lists)
                 ]
-        lists = [self._encode_one(t, 0, None, skip).ids for t in texts]
+        lists = [self._encode_one(t, 0, None, skip, call).ids for t in texts]
         if not flat:
             return lists
         import numpy as np
@@ -896,10 +927,6 @@ class Tokenizer:
         np.cumsum([len(x) for x in lists], out=bounds[1:])
         ids = np.fromiter((i for x in lists for i in x), dtype=np.int32, count=int(bounds[-1]))
         return ids, bounds
-
-    def _ordinary_skip(self) -> frozenset[str] | None:
-        specials = self.added.special_contents()
-        return frozenset(specials) if specials else None
 
     # ------------------------------------------------------------------ decoding
     def decode(
@@ -940,14 +967,15 @@ class Tokenizer:
         codetok.errors.VocabularyError: id 7 at position 1 has no token ... (vocabulary size 3, ids 0-2); ...
         """
         tokens: list[str] = []
-        added = self.added.tokens
+        state = self.added.state  # one state for the whole call
+        added = state.tokens
         model_id_to_token = self.model.id_to_token
         # HF decides "special" by the shown string: a normalized special token whose
         # normalized form differs from its content is kept (mirrored for parity).
-        specials = self.added.special_contents() if skip_special_tokens else ()
+        specials = state.special_contents() if skip_special_tokens else ()
         for pos, i in enumerate(_as_id_list(ids)):
             if i in added:
-                shown = self.added.display(i, self._norm_fn)
+                shown = state.display(i, self._norm_fn)
                 if shown is None or shown in specials:
                     continue
                 tokens.append(shown)
@@ -1196,6 +1224,12 @@ if _backend._CORE is not None:
 
 #: Serializes changes of a tokenizer's truncation and padding (``Tokenizer._settings``).
 _SETTINGS_LOCK = threading.RLock()
+
+
+def _ordinary_skip(added: Any) -> frozenset[str] | None:
+    """Every special token of the added vocabulary's state ``added``, read as text."""
+    specials = added.special_contents()
+    return frozenset(specials) if specials else None
 
 
 def _piece(text: str, anchor: Anchor, tid: int | None) -> tuple[str, tuple[int, int], int | None]:

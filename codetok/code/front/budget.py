@@ -16,9 +16,14 @@ How the limits are kept:
   parse operations (codetok/_native/parse_budget.cpp): the limit is on the parser's own
   memory;
 - the ``tree-sitter`` bindings' parser (the Python lexer, content detection, ``tree``)
-  checks the clock in its progress callback and, where ``/proc/self/statm`` exists, the
-  process's resident memory every 64 calls: there the memory limit is on the growth of
-  the whole process during the parse.
+  calls a progress callback only between parser steps, not inside the one step where
+  error recovery blows up. So when the extension is built, the input is first parsed by
+  the native parser under the same budget (in its arena, stopped at once), and only an
+  input it finishes goes to the bindings (the same grammar: the same work); their
+  callback then checks the clock and, where ``/proc/self/statm`` exists, the process's
+  resident memory every 64 calls (the growth of the whole process). Without the
+  extension only that callback guards the parse: slow input is stopped, a blow-up
+  inside one step is not.
 
 Not here: the walk of the tree (:mod:`codetok.code.front.lexer`).
 """
@@ -31,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import ConfigurationError, ParseLimitError
+from ...models import _backend
 
 __all__ = ["ParseBudget", "DEFAULT_BUDGET", "parse_tree", "limit_error"]
 
@@ -119,6 +125,10 @@ def limit_error(
     where = f"{os.fspath(path)}: " if path is not None else ""
     if reason == "time":
         what = f"ran past its time limit of {limit_s:.1f} s"
+    elif limit_b and used + _MB < limit_b:
+        what = (
+            f"ran out of memory: the system gave no more below its limit of {limit_b / _MB:,.0f} MB"
+        )
     else:
         what = f"grew past its memory limit of {limit_b / _MB:,.0f} MB"
     return ParseLimitError(
@@ -152,6 +162,13 @@ def parse_tree(grammar: Any, body: bytes, budget: ParseBudget | None, *, path: A
     seconds, max_bytes = budget.limits(len(body))
     if not seconds and not max_bytes:
         return parser.parse(body)
+    if _backend.available() and grammar.capsule is not None:
+        # The native parser under the same budget first (see the module docstring).
+        status, used_s, peak, offset = _backend.core().parse_report(
+            grammar.capsule, body, seconds, max_bytes
+        )
+        if status in ("time", "memory"):
+            raise limit_error(status, offset, used_s, peak, len(body), budget, grammar.name, path)
     start = time.monotonic()
     deadline = start + seconds if seconds else None
     base = _resident() if max_bytes else None
