@@ -4,16 +4,76 @@ Every JSON file (``tokenizer.json``, ``vocab.json``, the configs, code tokenizer
 parsed by :func:`parse_json`, so invalid JSON and JSON nested too deeply for Python's
 parser (which raises ``RecursionError``) give the same :class:`~codetok.errors.FormatError`
 everywhere.
+
+:func:`read_text_file` and format detection open files with :func:`open_regular`, which
+refuses what is not a regular file: a named pipe (FIFO) would block the reader until a
+writer came, forever if none does, and a device such as ``/dev/zero`` never ends.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from collections.abc import Callable
-from typing import Any
+from typing import Any, BinaryIO
 
 from .errors import FormatError, NotFoundError
+
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def open_regular(path: str | os.PathLike[str], what: str) -> BinaryIO:
+    """Open ``path`` to read bytes, if it is a regular file.
+
+    It is opened without blocking (``O_NONBLOCK``: a named pipe with no writer would
+    block ``open`` itself), checked with ``fstat`` (what was opened, not what the name
+    pointed to a moment before), then read as usual.
+
+    Args:
+        path: the file.
+        what: what the file should be (``"tokenizer.json"``), for the messages.
+
+    Returns:
+        The file, open in binary mode.
+
+    Raises:
+        FileNotFoundError, IsADirectoryError, OSError: as :func:`open` raises them (a
+            folder is an ``IsADirectoryError``).
+        FormatError: ``path`` is a named pipe, a device or a socket (the message says
+            which).
+
+    >>> open_regular("/dev/null", "tokenizer.json")
+    Traceback (most recent call last):
+    ...
+    codetok.errors.FormatError: /dev/null: not a regular file but a character device; a tokenizer.json is read from a regular file (pass its path, or read the stream yourself and pass the text to from_str)
+    """
+    p = os.fspath(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(p, flags | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), p)
+        if not stat.S_ISREG(mode):
+            kind = next((k for test, k in _KINDS if test(mode)), "a special file")
+            raise FormatError(
+                f"not a regular file but {kind}; a {what} is read from a regular file (pass "
+                "its path, or read the stream yourself and pass the text to from_str)",
+                path=p,
+            )
+        if hasattr(os, "O_NONBLOCK"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def read_text_file(path: str | os.PathLike[str], what: str) -> tuple[str, str]:
@@ -25,11 +85,12 @@ def read_text_file(path: str | os.PathLike[str], what: str) -> tuple[str, str]:
 
     Raises:
         NotFoundError: the file is missing or is a directory.
-        FormatError: the file is not UTF-8 (the message gives the byte and line).
+        FormatError: the file is not UTF-8 (the message gives the byte and line), or is not
+            a regular file (a named pipe, a device; see :func:`open_regular`).
     """
     p = os.fspath(path)
     try:
-        with open(p, "rb") as f:
+        with open_regular(p, what) as f:
             raw = f.read()
     except FileNotFoundError as e:
         raise NotFoundError(f"{p}: no such file (looked for the {what} there)") from e

@@ -13,7 +13,11 @@ What :meth:`Tokenizer.to_dict <codetok.Tokenizer.to_dict>`, ``to_str``, ``save``
   the single top-level key ``"codetok"``, written only when asked for, because HF
   ``tokenizers`` refuses files with unknown top-level keys;
 - errors: :class:`~codetok.errors.FormatError` naming the file and the JSON path (or the
-  line and column of invalid JSON).
+  line and column of invalid JSON);
+- lone surrogates (tokens a ``.ctk`` file or a ``str`` can hold, which UTF-8 cannot):
+  written as JSON escapes (``"\\ud800"``), so the text stays valid UTF-8 and reads back
+  as the same token (:func:`json_text`); a file is written whole or not at all
+  (:func:`write_json_file`).
 
 Not here: each component's own object (its class's ``to_dict`` / ``from_dict``, found by
 ``type`` through :mod:`codetok._registry`), folders of tokenizer files and the Hub
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._files import parse_json
@@ -46,9 +51,11 @@ __all__ = [
     "codetok_settings",
     "from_dict",
     "from_str",
+    "json_text",
     "save",
     "to_dict",
     "to_str",
+    "write_json_file",
 ]
 
 T = TypeVar("T", bound="Tokenizer")
@@ -121,17 +128,94 @@ def codetok_settings(tok: Tokenizer) -> dict[str, Any]:
     return ext
 
 
+#: A lone surrogate: a high one not followed by a low one, or a low one not after a high one.
+_LONE_SURROGATE = re.compile(
+    r"[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
+)
+#: A high surrogate followed by a low one: two code points in a str, one character in JSON.
+_SURROGATE_PAIR = re.compile(r"[\ud800-\udbff][\udc00-\udfff]")
+
+
+def json_text(data: Any, pretty: bool = False) -> str:
+    """``data`` as JSON text (non-ASCII kept), with every lone surrogate as a ``\\uXXXX``
+    escape, so the text has a UTF-8 form and ``json.loads`` gives the same strs back.
+
+    A high surrogate followed by a low one is left as it is: written as two escapes, JSON
+    would read them back as the one character they pair into. :func:`write_json_file`
+    refuses such text.
+
+    Args:
+        data: a JSON-able object.
+        pretty: indent by 2.
+
+    Returns:
+        The JSON text.
+
+    >>> json_text({"\\ud800": 1, "é": 2})
+    '{"\\\\ud800": 1, "é": 2}'
+    """
+    text = json.dumps(data, ensure_ascii=False, indent=2 if pretty else None)
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def write_json_file(path: str | os.PathLike[str], text: str, what: str) -> None:
+    """Write the JSON ``text`` (from :func:`json_text`) to ``path`` as UTF-8, whole or not
+    at all: the bytes are made first, then written through
+    :func:`codetok.cli_output.atomic_output` (a temporary file renamed over ``path``; a
+    symlink is followed, a path that is not a regular file is written in place).
+
+    Args:
+        path: the file.
+        text: the JSON text.
+        what: what the file is (``"tokenizer.json"``), for the messages.
+
+    Raises:
+        FormatError: ``text`` holds a high surrogate followed by a low one (two code points
+            of a token), which JSON can only read back as one character; nothing is
+            written.
+        CodetokError: the file cannot be created (the message gives the reason).
+        OSError: the file cannot be written.
+    """
+    from .cli_output import atomic_output  # the command line's writer: one for both
+
+    p = os.fspath(path)
+    pair = _SURROGATE_PAIR.search(text)
+    if pair is not None:
+        a, b = pair.group()
+        joined = chr(0x10000 + ((ord(a) - 0xD800) << 10) + (ord(b) - 0xDC00))
+        around = text[max(0, pair.start() - 40) : pair.end() + 40]
+        raise FormatError(
+            f"cannot write the {what}: a string holds the surrogates U+{ord(a):04X} "
+            f"U+{ord(b):04X} as two code points (near {around!r}), which JSON can only read "
+            f"back as the one character {joined!r} (U+{ord(joined):04X}). Save it with "
+            "save_binary (a .ctk file keeps them), or change that token",
+            path=p,
+        )
+    with atomic_output(p) as f:
+        f.write(text)
+
+
 def to_str(tok: Tokenizer, pretty: bool = False, settings: bool = False) -> str:
-    """The ``tokenizer.json`` text of ``tok`` (through ``tok.to_dict``)."""
-    return json.dumps(tok.to_dict(settings), ensure_ascii=False, indent=2 if pretty else None)
+    """The ``tokenizer.json`` text of ``tok`` (through ``tok.to_dict``); lone surrogates
+    are ``\\uXXXX`` escapes (see :func:`json_text`)."""
+    return json_text(tok.to_dict(settings), pretty)
 
 
 def save(
     tok: Tokenizer, path: str | os.PathLike[str], pretty: bool = True, settings: bool = False
 ) -> None:
-    """Write ``tok.to_str(pretty, settings)`` to ``path`` as UTF-8."""
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(tok.to_str(pretty, settings))
+    """Write ``tok.to_str(pretty, settings)`` to ``path`` as UTF-8, whole or not at all.
+
+    A token that is a lone surrogate (``"\\ud800"``; a ``.ctk`` file may hold one) is
+    written as the JSON escape ``"\\ud800"``: codetok reads the file back to the same
+    token, while HF ``tokenizers`` may refuse the file (its strings are UTF-8).
+
+    Raises:
+        FormatError: a token holds a high surrogate followed by a low one, which JSON
+            cannot keep apart (see :func:`write_json_file`); nothing is written.
+        CodetokError: the file cannot be created.
+    """
+    write_json_file(path, tok.to_str(pretty, settings), "tokenizer.json")
 
 
 def from_dict(

@@ -18,7 +18,6 @@ Not handled here: training (:mod:`codetok.code.training`), lexing, splitting.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -39,6 +38,7 @@ from ..errors import (
     VocabularyError,
 )
 from ..tokenizer import Tokenizer, _from_pickle
+from ..tokenizer_json import json_text, write_json_file
 from .encoding import CodeEncoding, token_positions
 from .front.budget import DEFAULT_BUDGET, ParseBudget
 from .front.languages import CORE_LANGUAGES
@@ -629,8 +629,9 @@ class CodeTokenizer:
         return _from_pickle, (type(self), self.to_str()), {"parse_budget": self.parse_budget}
 
     def to_str(self, pretty: bool = False) -> str:
-        """The JSON text of :meth:`to_dict`."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2 if pretty else None)
+        """The JSON text of :meth:`to_dict`; lone surrogates are ``\\uXXXX`` escapes
+        (:func:`codetok.tokenizer_json.json_text`)."""
+        return json_text(self.to_dict(), pretty)
 
     def save(self, path: str | os.PathLike[str], /, *, pretty: bool = False) -> None:
         """Write the tokenizer to ONE JSON file (see :meth:`to_dict`).
@@ -639,6 +640,13 @@ class CodeTokenizer:
             path: the file to write.
             pretty: indent the JSON.
 
+        The file is written whole or not at all; a token that is a lone surrogate is a
+        JSON escape (``"\\ud800"``), read back as the same token.
+
+        Raises:
+            FormatError: a token holds a high surrogate followed by a low one, which JSON
+                cannot keep apart; nothing is written.
+
         >>> import tempfile, os
         >>> tok = CodeTokenizer()
         >>> p = os.path.join(tempfile.mkdtemp(), "code.json")
@@ -646,8 +654,7 @@ class CodeTokenizer:
         >>> CodeTokenizer.load(p).encode("a+b", "javascript").ids == tok.encode("a+b", "javascript").ids
         True
         """
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_str(pretty))
+        write_json_file(path, self.to_str(pretty), "code tokenizer file")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, path: str | None = None) -> CodeTokenizer:

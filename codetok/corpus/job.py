@@ -2,8 +2,13 @@
 
 :class:`CorpusJob` is small, frozen and picklable: it is what the driver sends to a pool
 process or a Dask worker, never a tokenizer (a code tokenizer pickles to over 1 MB). Each
-process builds the job's encoder once (:meth:`CorpusJob.encoder`, cached per process and tokenizer content); with
-the local pool the driver builds it before forking, so the workers inherit it.
+process builds the job's encoder once (:meth:`CorpusJob.encoder`); with the local pool the
+driver builds it before forking, so the workers inherit it. The cache is keyed by what
+makes the encoder (the mode, the tokenizer and its content, the pairs-mode budgets), so
+jobs that differ only in the shard size, size cap, languages or symlink policy share one;
+it keeps the :data:`MAX_CACHED_ENCODERS` (4) used last and drops the least recently used
+beyond them, and an entry whose tokenizer file changed at once (a code tokenizer is about
+25 MB).
 
 A tokenizer is named by a path (or ``None`` for the default code tokenizer), and its
 fingerprint (:func:`tokenizer_fingerprint`: SHA-256 of the file, or of a folder's files)
@@ -17,6 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
+from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -35,6 +42,7 @@ __all__ = [
     "MODES",
     "DEFAULT_SHARD_BYTES",
     "DEFAULT_MAX_FILE_BYTES",
+    "MAX_CACHED_ENCODERS",
     "tokenizer_fingerprint",
 ]
 
@@ -49,7 +57,14 @@ DEFAULT_SHARD_BYTES = 8 << 20
 #: Largest shard, and largest file: a shard's id lists are indexed with 32-bit offsets.
 MAX_SHARD_BYTES = 1 << 30
 
-_ENCODERS: dict[tuple[CorpusJob, str], FileEncoder] = {}
+#: How many encoders a process keeps (least recently used first out): a code tokenizer
+#: holds about 25 MB.
+MAX_CACHED_ENCODERS = 4
+
+#: (what makes the encoder: :meth:`CorpusJob._encoder_key`, tokenizer fingerprint) ->
+#: encoder, least recently used first.
+_ENCODERS: OrderedDict[tuple[tuple[Any, ...], str], FileEncoder] = OrderedDict()
+_ENCODERS_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -125,7 +140,10 @@ class CorpusJob:
 
     def encoder(self) -> FileEncoder:
         """This process's encoder for the job: loaded on first use, then cached for as
-        long as the tokenizer file's content stays the same.
+        long as the tokenizer file's content stays the same. Jobs that differ only in
+        settings the encoder does not use (shard size, size cap, languages, symlinks)
+        share it; a process keeps at most :data:`MAX_CACHED_ENCODERS`, least recently
+        used first out.
 
         Raises:
             NotFoundError, FormatError: the tokenizer cannot be loaded.
@@ -136,11 +154,30 @@ class CorpusJob:
         """:func:`tokenizer_fingerprint` of the tokenizer :meth:`encoder` uses."""
         return self._loaded()[1]
 
+    def _encoder_key(self) -> tuple[Any, ...]:
+        """The settings :meth:`_build` reads: jobs equal in these share an encoder."""
+        return (
+            self.mode,
+            self.tokenizer,
+            self.max_tokens,
+            self.max_docstring_tokens,
+            self.keep_docstring,
+        )
+
     def _loaded(self) -> tuple[FileEncoder, str]:
         sha = tokenizer_fingerprint(self.tokenizer)  # a few ms: the file is hashed each time
-        enc = _ENCODERS.get((self, sha))
-        if enc is None:
-            enc = _ENCODERS[(self, sha)] = self._build()
+        key = (self._encoder_key(), sha)
+        with _ENCODERS_LOCK:  # one build per key, even with threads (a Dask worker's)
+            enc = _ENCODERS.get(key)
+            if enc is not None:
+                _ENCODERS.move_to_end(key)
+                return enc, sha
+            enc = self._build()
+            for old in [k for k in _ENCODERS if k[0] == key[0]]:  # the file changed
+                del _ENCODERS[old]
+            _ENCODERS[key] = enc
+            while len(_ENCODERS) > MAX_CACHED_ENCODERS:
+                _ENCODERS.popitem(last=False)
         return enc, sha
 
     def _build(self) -> FileEncoder:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 from collections.abc import Iterable
 from typing import Any
@@ -96,13 +97,24 @@ def write_manifest(out_dir: str, manifest: dict[str, Any]) -> None:
         raise
 
 
+#: A lone surrogate: a byte of a file or folder name that is not UTF-8, as ``os.listdir``
+#: gives it (``caf\xe9.py`` is ``"caf\udce9.py"``); UTF-8 has no form for it.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
 def _dumps(manifest: dict[str, Any]) -> str:
     """The manifest as JSON with one top-level key per line and one shard, failure or run
     per line: readable with ``less`` and ``grep``, and written by the C encoder (an indented
-    dump goes through the pure-Python one, rewritten after every shard)."""
+    dump goes through the pure-Python one, rewritten after every shard).
+
+    A lone surrogate (a path whose name is not UTF-8) is written as a JSON escape
+    (``"caf\\udce9.py"``): the file stays valid UTF-8, and ``json.loads`` gives the same
+    str back, so a rerun recognises the path.
+    """
 
     def one(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
     lines = []
     for key, value in manifest.items():

@@ -52,10 +52,16 @@ class ShardTask:
 
     @property
     def fingerprint(self) -> str:
-        """SHA-256 of the files' shown paths, sizes and modification times."""
+        """SHA-256 of the files' shown paths, sizes and modification times.
+
+        A name that is not UTF-8 (its bytes held as lone surrogates, as ``os.listdir``
+        gives them) is hashed with its surrogates kept (``surrogatepass``), so it has a
+        fingerprint of its own and the same one on every run.
+        """
         h = hashlib.sha256()
         for f in self.files:
-            h.update(f"{f.shown}\t{f.language}\t{f.size}\t{f.mtime_ns}\n".encode())
+            line = f"{f.shown}\t{f.language}\t{f.size}\t{f.mtime_ns}\n"
+            h.update(line.encode("utf-8", "surrogatepass"))
         return h.hexdigest()
 
 

@@ -34,7 +34,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from .._files import read_text_file
+from .._files import open_regular, read_text_file
 from ..errors import FormatError, NotFoundError
 from ._protobuf import DecodeError, _read_varint
 
@@ -87,7 +87,8 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     Raises:
         NotFoundError: nothing exists at ``path``.
         FormatError: neither the content nor the name matches a format (the message
-            lists the formats tried).
+            lists the formats tried), or ``path`` is not a regular file or folder (a named
+            pipe, a device).
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "ranks"
@@ -99,7 +100,7 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     if p.is_dir():
         return "folder"
     try:
-        with open(p, "rb") as f:
+        with open_regular(p, "tokenizer file") as f:  # a named pipe would block: refused
             head = f.read(_HEAD)
             whole = len(head) < _HEAD or not f.read(1)
     except FileNotFoundError as e:

@@ -10,9 +10,13 @@ Resolution order for ``name_or_path``:
    else ``HF_HOME/hub``, else ``~/.cache/huggingface/hub``. Nothing there may lead out of
    the repository's folder: a revision is a ref name (``main``, ``v1.0``, ``refs/pr/1``,
    which ``huggingface_hub`` keeps as ``refs/refs/pr/1``) without ``..``, empty or ``.``
-   parts, a leading ``/``, ``\\``, ``:`` or control characters; a ref file holds a
-   40-hex-digit commit; the snapshot folder, symlinks resolved, lies in ``snapshots/``,
-   and its tokenizer files (symlinks into ``blobs/``) in the repository's folder;
+   parts, a leading ``/``, ``\\``, ``:`` or control characters, of at most 1,024 bytes
+   (UTF-8) and 255 per part; a ref file holds a 40-hex-digit commit; the ref file,
+   symlinks resolved, lies in the repository's own ``refs/`` folder and the snapshot folder
+   in its own ``snapshots/`` folder (so a ``refs/`` or ``snapshots/`` folder that is a link
+   out of it is refused), and the tokenizer files (symlinks into ``blobs/``) in the
+   repository's folder. An OS error while looking in the cache (a path too long for the
+   file system, a folder that cannot be read) is a codetok error naming the path;
 3. the Hub, through ``huggingface_hub`` (imported only here, only then), unless
    ``local_files_only`` or ``HF_HUB_OFFLINE`` is set, or the name is not a repository id
    (``name`` or ``org/name``; ``./no/such/dir`` and ``a/b/c`` are missing paths). Only the
@@ -29,8 +33,10 @@ environment, and repository types other than models.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import ConfigurationError, FormatError, NotFoundError
@@ -40,6 +46,10 @@ from .pretrained import TOKENIZER_FILES, load_pretrained_dir
 __all__ = ["from_pretrained", "default_cache_dir", "cached_snapshot"]
 
 _COMMIT = re.compile(r"[0-9a-f]{40}")  # fullmatch
+#: The longest revision (UTF-8 bytes), and the longest part of one: file systems refuse a
+#: longer file name (NAME_MAX, 255 bytes on ext4, XFS, APFS, NTFS) with ENAMETOOLONG.
+_MAX_REVISION_BYTES = 1024
+_MAX_PART_BYTES = 255
 # One part of a Hub repository id: word chars, '-', '.'; a word char at both ends.
 _ID_PART = re.compile(r"\w(?:[\w.-]{0,94}\w)?")
 # Files that are enough on their own to build a tokenizer.
@@ -85,7 +95,8 @@ def _check_revision(revision: str | None) -> str:
     file ``refs/refs/pr/1``), so only what could leave the folder is refused: a non-str
     revision (``None`` and ``""`` mean ``"main"``), a leading ``/``, an empty, ``.`` or
     ``..`` part, ``\\``, ``:`` and control characters (git allows none of these in ref
-    names either).
+    names either); and what no file system would take as a path: more than 1,024 bytes in
+    UTF-8, or a part of more than 255.
 
     Raises:
         ConfigurationError: naming the revision and what is wrong with it.
@@ -104,14 +115,24 @@ def _check_revision(revision: str | None) -> str:
             f"revision must be a str (a branch, tag or commit) or None, got {revision!r:.100}"
         )
     why = None
+    size = len(revision.encode("utf-8", "surrogatepass"))
     if revision.startswith("/"):
         why = "is an absolute path"
     elif any(c in "\\:" or ord(c) < 0x20 or c == "\x7f" for c in revision):
         why = "holds '\\', ':' or a control character"
+    elif size > _MAX_REVISION_BYTES:
+        why = f"is {size:,} bytes long (UTF-8), over the {_MAX_REVISION_BYTES:,} allowed"
     else:
         for part in revision.split("/"):
             if part in ("", ".", ".."):
                 why = f"has {'an empty' if not part else 'a ' + repr(part)} part"
+                break
+            n = len(part.encode("utf-8", "surrogatepass"))
+            if n > _MAX_PART_BYTES:
+                why = (
+                    f"has a part of {n:,} bytes (UTF-8), over the {_MAX_PART_BYTES} a file "
+                    "name may be"
+                )
                 break
     if why is None:
         return revision
@@ -122,18 +143,39 @@ def _check_revision(revision: str | None) -> str:
     )
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    """Whether ``path``, symlinks resolved, lies in ``folder`` (symlinks resolved)."""
-    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(folder))
+def _inside(path: Path, repo: Path, sub: str = "") -> bool:
+    """Whether ``path``, symlinks resolved, lies in the folder ``sub`` of the repository
+    folder ``repo``: the repository folder's real path joined with ``sub``, so a ``sub``
+    that is itself a link to elsewhere holds nothing."""
+    folder = os.path.join(os.path.realpath(repo), sub) if sub else os.path.realpath(repo)
+    return Path(os.path.realpath(path)).is_relative_to(folder)
+
+
+def _probe(test: Callable[[], bool], path: Path, rev: str) -> bool:
+    """``test()`` (``path.is_file`` and the like), with an OS error it raises (a name too
+    long, a folder that cannot be read) as a codetok error naming ``path``.
+
+    Raises:
+        ConfigurationError: naming the path, the revision and the OS error.
+    """
+    try:
+        return test()
+    except OSError as e:
+        raise ConfigurationError(
+            f"cannot look for revision {rev!r:.200} in the HF cache: {path}: "
+            f"{e.strerror or e}; pass a shorter revision or cache_dir, or fix the "
+            "cache folder's permissions"
+        ) from e
 
 
 def _read_ref(repo: Path, ref: Path, rev: str) -> str:
     """The commit hash held by the ref file ``ref`` (``refs/<rev>`` of ``repo``).
 
     Raises:
-        FormatError: the ref file leads out of ``refs/`` or does not hold a commit hash.
+        FormatError: the ref file leads out of the repository's ``refs/`` folder or does
+            not hold a commit hash.
     """
-    if not _inside(ref, repo / "refs"):
+    if not _inside(ref, repo, "refs"):
         raise FormatError(
             f"the ref of revision {rev!r} resolves to {os.path.realpath(ref)}, outside the "
             f"cache's {repo / 'refs'}; delete the link (or the repository's cache folder) "
@@ -169,10 +211,12 @@ def cached_snapshot(
         The snapshot folder, or ``None`` when the cache does not hold that revision.
 
     Raises:
-        ConfigurationError: ``repo_id`` is not a repository id, or ``revision`` could lead
-            out of the cache (see :func:`_check_revision`).
+        ConfigurationError: ``repo_id`` is not a repository id, ``revision`` could lead
+            out of the cache or is too long for a path (see :func:`_check_revision`), or
+            looking in the cache raised an OS error (named with its path: :func:`_probe`).
         FormatError: the cache leads out of the repository's folder: a ref that does not
-            hold a commit hash, a ref or snapshot that is a symlink to elsewhere.
+            hold a commit hash; a ref or snapshot, or the ``refs/`` or ``snapshots/``
+            folder, that is a symlink to elsewhere.
 
     >>> cached_snapshot("org/absent", cache_dir="/nonexistent") is None
     True
@@ -185,16 +229,16 @@ def cached_snapshot(
     repo = _repo_folder(cache, repo_id)
     ref = repo / "refs" / rev
     commit = None
-    if ref.is_file():
+    if _probe(ref.is_file, ref, rev):
         commit = _read_ref(repo, ref, rev)
     elif _COMMIT.fullmatch(rev):
         commit = rev
     if not commit:
         return None
     snap = repo / "snapshots" / commit
-    if not snap.is_dir():
+    if not _probe(snap.is_dir, snap, rev):
         return None
-    if not _inside(snap, repo / "snapshots"):
+    if not _inside(snap, repo, "snapshots"):
         raise FormatError(
             f"the snapshot of revision {rev!r} resolves to {os.path.realpath(snap)}, outside "
             f"the cache's {repo / 'snapshots'}; delete the link (or the repository's cache "
@@ -203,7 +247,7 @@ def cached_snapshot(
         )
     for name in TOKENIZER_FILES:
         file = snap / name
-        if file.exists() and not _inside(file, repo):
+        if _probe(file.exists, file, rev) and not _inside(file, repo):
             raise FormatError(
                 f"{name} of revision {rev!r} resolves to {os.path.realpath(file)}, outside "
                 f"the repository's cache folder {repo}; HF cache files link into its "
@@ -212,6 +256,23 @@ def cached_snapshot(
                 path=str(file),
             )
     return snap
+
+
+def _is_local(path: Path) -> bool:
+    """Whether ``path`` is a local folder or file; a name too long to be a path is not.
+
+    Raises:
+        ConfigurationError: another OS error (the message names the path).
+    """
+    try:
+        return path.is_dir() or path.is_file()
+    except OSError as e:
+        if e.errno == errno.ENAMETOOLONG:
+            return False
+        raise ConfigurationError(
+            f"name_or_path={os.fspath(path)!r:.200}: cannot tell whether it is a local "
+            f"folder or file: {e.strerror or e}; pass a readable folder or a repository id"
+        ) from e
 
 
 def _has_tokenizer_files(folder: Path) -> bool:
@@ -328,8 +389,10 @@ def from_pretrained(
     Raises:
         NotFoundError: nothing usable was found; the message lists the files looked for,
             the places looked in, and why the Hub was not tried.
-        ConfigurationError: the tokenizer class is not supported, or ``revision`` is not a
-            ref name (``..``, an absolute path; checked before the cache or the Hub).
+        ConfigurationError: the tokenizer class is not supported, ``revision`` is not a
+            ref name (``..``, an absolute path, too long for a path; checked before the
+            cache or the Hub), or looking in the cache raised an OS error (the message
+            names the path).
         FormatError: a file is malformed, or the cache leads out of the repository's
             folder (see :func:`cached_snapshot`).
 
@@ -341,7 +404,7 @@ def from_pretrained(
     if not isinstance(raw, str) or not raw:
         raise ConfigurationError(f"name_or_path must be a non-empty str, got {name_or_path!r}")
     local = Path(raw).expanduser()
-    if local.is_dir() or local.is_file():
+    if _is_local(local):
         from .detect import load  # every local file or folder: told apart by content
 
         return load(local)
@@ -357,7 +420,7 @@ def from_pretrained(
     rev = _check_revision(revision)  # before the cache and the Hub see it
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     snap = cached_snapshot(raw, revision=rev, cache_dir=cache)
-    if snap is not None and _has_tokenizer_files(snap):
+    if snap is not None and _probe(lambda: _has_tokenizer_files(snap), snap, rev):
         return load_pretrained_dir(snap)
     repo = _repo_folder(cache, raw)
     where = [missing]
