@@ -31,15 +31,19 @@ file length is a multiple of 8)::
 The header's ``"binary"`` entry holds ``{"tables": [layout, P, W, K]}``: the last three
 sections are memory images of the native kernel's hash tables (little-endian), so loading
 inserts nothing; a reader whose kernel has another table layout ignores them and builds the
-tables from the token and merge arrays instead.
+tables from the token and merge arrays instead. The tables are what the native kernel
+reads, the arrays what the pure-Python kernel and ``save`` read, so they must say the same:
+:mod:`codetok.formats._ctk_tables` looks every merge row and every token up in them as the
+kernel does and refuses tables that give another answer or hold an entry no row has.
 
 The arrays hold BPE models (the bulk of large vocabularies); a tokenizer with another model
 keeps its whole model in the header (N = 0) and loads like ``tokenizer.json``. A changed
 word anywhere after the first 24 bytes changes the checksum, so a damaged file is refused
 with a clear error. A file damaged and its checksum written again is refused too: every
 row of the arrays is checked when the file loads (:func:`_check_arrays`, vectorized: about
-2 ms for a 100k vocabulary), and the saved hash tables by the native kernel, so nothing
-fails later inside ``encode``, ``tokens`` or ``save``. Versions are never reused: a reader
+2 ms for a 100k vocabulary), and the saved hash tables against them (vectorized too: about
+30 ms), so nothing fails later inside ``encode``, ``tokens`` or ``save``
+and the native and pure-Python kernels encode alike. Versions are never reused: a reader
 refuses a version it does not know.
 """
 
@@ -58,6 +62,8 @@ from .._serde import as_format_error, check_options
 from ..errors import CodetokError, FormatError, NotFoundError
 from ..models import _backend
 from ..models.bpe import BPE
+from ._ctk_tables import TABLE_LAYOUT, check_tables
+from ._ctk_tables import first as _first
 
 if TYPE_CHECKING:
     from ..tokenizer import Tokenizer
@@ -131,7 +137,10 @@ def save_binary(tok: Tokenizer, path: str | os.PathLike[str]) -> None:
         del data["model"]["vocab"], data["model"]["merges"]
         sections = [offsets.astype("<u4").tobytes(), present.tobytes(), text, merges.tobytes()]
         core = model._kernel()
-        if model._core_native and hasattr(core, "tables"):
+        # The whole-token table maps each text to the last id having it, as the file's
+        # tokens do, unless the vocabulary gave one id two texts (the file keeps one).
+        agree = not model.ignore_merges or len(model._vocab) <= len(model._vocab_r)
+        if model._core_native and hasattr(core, "tables") and agree:
             pairs, words, keys, layout = core.tables()
             data["binary"] = {"tables": [layout, len(pairs), len(words), len(keys)]}
             sections += [pairs, words, keys]
@@ -165,27 +174,33 @@ def _tables_info(info: Any, path: str) -> list[int] | None:
     return tables
 
 
-def _first(mask: Any) -> int:
-    return int(np.flatnonzero(mask)[0])
+def _failure(path: str) -> Any:
+    def fail(where: str, message: str) -> FormatError:
+        return FormatError(f"{message}; the file is damaged", path=path, where=where)
+
+    return fail
 
 
-def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str) -> None:
+def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str) -> str:
     """Refuse token and merge arrays that do not describe a BPE model.
 
     Token ids are ``0 .. N - 1``; ``offsets`` start at 0, never decrease and end at the
     length of ``text``; ``present`` is 0 or 1 and an absent id has no text; each token's
     text is UTF-8 (lone surrogates as their 3-byte forms); every merge row is
-    ``(left, right, rank, new)`` with ranks >= 0 and ids that name present tokens. All
-    checks are whole-array numpy operations (and one decode of the text); the row is only
-    looked for once a check failed.
+    ``(left, right, rank, new)`` with ids that name present tokens and ranks in
+    ``0 .. 2**31 - 2`` (the native kernel's int32 ranks keep ``2**31 - 1`` for "no merge").
+    All checks are whole-array numpy operations (and one decode of the text); the row is
+    only looked for once a check failed.
+
+    Returns:
+        The token text, decoded.
 
     Raises:
         FormatError: naming ``path`` and the field (``merges[17]``, ``token offsets[3]``).
     """
     n = len(present)
-
-    def fail(where: str, message: str) -> FormatError:
-        return FormatError(f"{message}; the file is damaged", path=path, where=where)
+    fail = _failure(path)
+    decoded = ""
 
     if n >= 2**31:
         raise fail("N", f"{n} token ids; ids are int32, so at most {2**31 - 1}")
@@ -216,7 +231,7 @@ def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str)
         # are empty, so the offsets are all the boundaries): then each token is UTF-8.
         bad = []
         try:
-            codecs.utf_8_decode(memoryview(text), "surrogatepass", True)
+            decoded = codecs.utf_8_decode(memoryview(text), "surrogatepass", True)[0]
         except UnicodeDecodeError as e:
             bad.append(e.start)
         # A token starting with a continuation byte (empty ones at the end excepted).
@@ -228,7 +243,7 @@ def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str)
             raw = bytes(text[starts[k] : ends[k]])
             raise fail(f"token text[{k}]", f"token {k} is not UTF-8: {raw!r:.80}")
     if not len(merges):
-        return
+        return decoded
     fields = ("left id", "right id", "rank", "new id")
     flat = merges.reshape(-1)
     if flat.min() < 0:
@@ -237,7 +252,13 @@ def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str)
     absent = np.flatnonzero(present == 0)
     top = flat.max()  # ranks too: when below N and no id is absent, every id is a token
     if top < n and not (absent.size and top >= absent[0]):
-        return
+        return decoded
+    if top == 2**31 - 1 and (merges[:, 2] == top).any():  # an id that large is past N
+        row = _first(merges[:, 2] == top)
+        raise fail(
+            f"merges[{row}]",
+            f"rank {top}; ranks are 0..{top - 1} (the native kernel reads {top} as no merge)",
+        )
     for col in (0, 1, 3):
         ids = merges[:, col]
         if ids.max() >= n:
@@ -255,6 +276,7 @@ def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str)
                     f"merges[{row}]",
                     f"{fields[col]} {ids[row]} names no token (no token has that id)",
                 )
+    return decoded
 
 
 def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer:
@@ -318,13 +340,18 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
     present = np.frombuffer(mm, dtype=np.uint8, count=n, offset=starts[2])
     text = np.frombuffer(mm, dtype=np.uint8, count=b, offset=starts[3])
     merges = np.frombuffer(mm, dtype="<i4", count=4 * m, offset=starts[4]).reshape(m, 4)
-    _check_arrays(offsets, present, text, merges, p)
+    decoded = _check_arrays(offsets, present, text, merges, p)
     tables = None
-    if tables_info and tables_info[0] == _backend.table_layout():
+    if tables_info and tables_info[0] == _backend.table_layout() == TABLE_LAYOUT:
         tables = tuple(
             np.frombuffer(mm, dtype=np.uint8, count=int(size), offset=start)
             for size, start in zip(tables_info[1:], starts[5:8])
         )
+        arrays = (offsets, present, text, merges)
+        if not check_tables(
+            tables, arrays, decoded, bool(options.get("ignore_merges")), _failure(p)
+        ):
+            tables = None
     try:
         model = BPE._from_store(
             (text, offsets, present),
