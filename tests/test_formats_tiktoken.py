@@ -133,11 +133,14 @@ def test_ranks_outside_u32_are_refused(rank, tmp_path):
     assert "0..4294967295" in str(info.value)
 
 
-def test_the_largest_u32_rank_loads(tmp_path):
+@pytest.mark.parametrize("rank", [2**32 - 1, 2**31 - 1, 2**31 - 2])
+def test_the_largest_ranks_load_and_merge(rank, tmp_path):
+    """Every u32 rank merges, 2**31 - 1 too (the native merge loop reads that value as
+    "no merge", so it must never reach it)."""
     path = tmp_path / "sparse.tiktoken"
-    path.write_text("\n".join([*_byte_lines(), f"YWI= {2**32 - 1}"]) + "\n", encoding="ascii")
+    path.write_text("\n".join([*_byte_lines(), f"YWI= {rank}"]) + "\n", encoding="ascii")
     tok = tokenizer_from_tiktoken(path, pat_str=r"\S+|\s+")
-    assert tok.encode("ab c").ids == [2**32 - 1, 32, 99]
+    assert tok.encode("ab c").ids == [rank, 32, 99]
 
 
 @pytest.mark.parametrize("sep", ["\n", "\r\n", "\n\n"])

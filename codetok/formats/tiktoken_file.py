@@ -327,7 +327,9 @@ class _RankBPE(BPE):
         return pairs, merge_map
 
 
-_NATIVE_MAX_RANK = 2**31 - 1
+#: The largest rank the native merge table takes: its merge loop reads 2**31 - 1 as "no
+#: merge", so a rank from there on takes the Python path.
+_NATIVE_MAX_RANK = 2**31 - 2
 
 
 def _rank_bpe(ranks: Mapping[bytes, int], vocab: dict[str, int]) -> _RankBPE:
