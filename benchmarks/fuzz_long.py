@@ -2,7 +2,9 @@
 
 Runs the categories of ``tests/fuzz_checks.py`` (every loader on mutated real files, every
 tokenizer kind for native-versus-reference equality and round trip, the CodeTokenizer on
-mutated real code as str and bytes) with plain random mutation: input ``i`` of category
+mutated real code as str and bytes; since issue 28 also pathological parse inputs per
+language, threads encoding while the tokenizer changes, hostile HF caches and source trees,
+and ``.ctk`` files with rewritten tables) with plain random mutation: input ``i`` of category
 ``c`` is generated from ``random.Random(f"{seed}:{c}:{i}")``, so it can be rebuilt from
 its number. The generators are tests/test_fuzz.py's, with fewer long texts and shorter
 code (``Harness.categories(light=True)``); :data:`GROUPS` and :data:`WEIGHTS` share the
@@ -26,10 +28,12 @@ Usage::
 
     python benchmarks/fuzz_long.py [--inputs 1000000] [--seed 0] [--workers 2]
         [--out DIR] [--only load: tok:bert ...] [--hang-timeout 120] [--memory-gb 6]
-        [--self-test]
+        [--python-lexer-share 0.1] [--self-test]
 
 ``--only`` keeps the categories starting with the given prefixes (the inputs are shared
-among them). The exit status is 1 when anything was found.
+among them). ``--python-lexer-share`` is the share of ``parse:`` inputs run on the Python
+lexer (the ``tree-sitter`` bindings) instead of the native one. The exit status is 1 when
+anything was found.
 
 atheris is not used: the generators are structure-aware already, and a plain loop keeps
 the runner free of optional dependencies.
@@ -54,7 +58,18 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 #: Share of the inputs per category group, then per category inside it (unlisted: 1),
 #: roughly the inverse of its cost: cheap categories take more inputs, every one gets some.
-GROUPS = {"load": 0.5, "tok": 0.32, "code": 0.18}
+#: The issue-28 groups cost (CPU ms per input) parse ~35 (inputs up to 100 KB, some stopped
+#: by the budget after seconds), thread ~80, path:hub ~3, path:corpus ~150, ctk ~15: 7% of
+#: the inputs, about 40% of the time.
+GROUPS = {
+    "load": 0.464,
+    "tok": 0.297,
+    "code": 0.167,
+    "parse": 0.012,
+    "thread": 0.006,
+    "path": 0.024,
+    "ctk": 0.03,
+}
 WEIGHTS = {
     "load:bert-full.json": 0.02,
     "load:cl100k-full.tiktoken": 0.01,
@@ -82,8 +97,9 @@ WEIGHTS = {
     "tok:patterns": 2.0,
     "tok:words": 2.0,
     "tok:bert": 2.0,
+    "path:hub": 5.0,
 }
-BATCH = {"load": 250, "tok": 250, "code": 100}
+BATCH = {"load": 250, "tok": 250, "code": 100, "parse": 25, "thread": 10, "path": 20, "ctk": 100}
 OUTCOMES = ("error", "loss", "mismatch", "crash", "hang")
 
 
@@ -105,7 +121,7 @@ def plan(categories: list[str], total: int) -> dict[str, int]:
 # ------------------------------------------------------------------------ worker
 
 
-def _worker(slot, tasks, results, state, cache, workdir, seed, memory_gb, sabotage) -> None:
+def _worker(slot, tasks, results, state, cache, workdir, seed, memory_gb, sabotage, share) -> None:
     """Run tasks ``(task_id, category, indices)``; ``state`` = [task_id, index, beat_ms].
 
     ``sabotage`` maps ``(category, index)`` to ``"segfault"`` or ``"hang"`` (``--self-test``).
@@ -121,7 +137,7 @@ def _worker(slot, tasks, results, state, cache, workdir, seed, memory_gb, sabota
     os.dup2(log.fileno(), 2)
     from fuzz_checks import Harness
 
-    harness = Harness(Path(cache), Path(workdir) / f"w{slot}")
+    harness = Harness(Path(cache), Path(workdir) / f"w{slot}", python_lexer_share=share)
     categories = harness.categories(light=True)
     while True:
         task = tasks.get()
@@ -186,7 +202,9 @@ class Runner:
             self.sabotage = {("tok:whitespace", 3): "segfault", ("code:str", 5): "hang"}
         from fuzz_checks import Harness
 
-        self.harness = Harness(self.cache, self.out / "parent")
+        self.harness = Harness(
+            self.cache, self.out / "parent", python_lexer_share=args.python_lexer_share
+        )
         self.categories = self.harness.categories(light=True)
 
     def add_task(self, name: str, indices: list[int]) -> None:
@@ -209,6 +227,7 @@ class Runner:
                 self.args.seed,
                 self.args.memory_gb,
                 self.sabotage,
+                self.args.python_lexer_share,
             ),
             daemon=True,
         )
@@ -351,6 +370,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="category name prefixes (load:, tok:bert, ...)")
     parser.add_argument("--hang-timeout", type=float, default=120.0)
     parser.add_argument("--memory-gb", type=float, default=6.0)
+    parser.add_argument(
+        "--python-lexer-share",
+        type=float,
+        default=0.1,
+        help="share of parse: inputs run on the Python lexer (tree-sitter bindings)",
+    )
     parser.add_argument(
         "--self-test",
         action="store_true",

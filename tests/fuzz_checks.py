@@ -20,6 +20,17 @@ batch:
 - ``code:str`` / ``code:bytes``: ``CodeTokenizer.default()`` on mutated real code gives the
   source back (``decode``; ``as_bytes``/``from_bytes`` for bytes) and the same encodings
   with the native router, the Python router and the pure-Python kernels.
+- ``parse:<language>`` (tests/fuzz_parse.py): pathological parse inputs encode losslessly
+  or stop with a ``ParseLimitError`` naming the path and the limit.
+- ``thread:<kind>`` (tests/fuzz_threads.py): threads encoding while another changes the
+  tokenizer get the outcome of one of its published states.
+- ``path:hub`` (tests/fuzz_hub.py): ``from_pretrained`` on a hostile HF cache loads the
+  cache's tokenizer or raises a ``CodetokError`` naming the revision, never reading
+  outside the cache; ``path:corpus`` (tests/fuzz_corpus.py): ``build_corpus`` on a hostile
+  tree finishes and loses no file.
+- ``ctk:<base>`` (tests/fuzz_ctk.py): ``.ctk`` files with rewritten tables (checksum
+  written again) raise a ``FormatError`` naming the file, or load a tokenizer that
+  encodes (equally on every engine), decodes and saves.
 
 A finding is ``(position in the batch, kind, detail)`` with kind ``"error"`` (an exception
 that should not happen, or an error message that names no file), ``"loss"`` or
@@ -44,6 +55,8 @@ from typing import Any
 
 from _code_helpers import CODE_FIELDS, code_state
 from conftest import encoding_state
+from fuzz_corpus import check_corpus_case, gen_corpus
+from fuzz_ctk import CTK_BASES, check_ctk_case, ctk_base, gen_ctk
 from fuzz_generators import (
     CODE_SIZES,
     CodeCase,
@@ -55,6 +68,9 @@ from fuzz_generators import (
     gen_loader_case,
     gen_text,
 )
+from fuzz_hub import check_hub_case, gen_hub
+from fuzz_parse import LANGUAGES, check_parse_case, gen_parse
+from fuzz_threads import THREAD_KINDS, check_thread_case, gen_thread_case
 
 Finding = tuple[int, str, str]
 Progress = Callable[[int], None] | None
@@ -151,7 +167,13 @@ class Harness:
         workdir: where loader cases are written (a fresh folder each case).
     """
 
-    def __init__(self, cache: Path | None = None, workdir: Path | None = None) -> None:
+    def __init__(
+        self,
+        cache: Path | None = None,
+        workdir: Path | None = None,
+        *,
+        python_lexer_share: float = 0.1,
+    ) -> None:
         self.real = RealFiles(cache)
         if workdir is None:  # a folder of its own, in memory when there is /dev/shm
             shm = Path("/dev/shm")
@@ -162,6 +184,8 @@ class Harness:
         self.workdir = workdir
         self._tokenizers: dict[str, Any] = {}
         self._code: Any = None
+        self._parse_tok: Any = None
+        self.python_lexer_share = python_lexer_share
         self.kinds = self._kinds()
 
     # ------------------------------------------------------------------ categories
@@ -189,7 +213,73 @@ class Harness:
                 lambda rng, b=form == "bytes": gen_code(rng, as_bytes=b, sizes=sizes),
                 self.check_code,
             )
+        share = self.python_lexer_share
+        for lang in LANGUAGES:
+            out[f"parse:{lang}"] = Category(
+                f"parse:{lang}",
+                lambda rng, la=lang: gen_parse(rng, la, python_share=share),
+                lambda cases, progress: self._each(cases, progress, self.check_parse),
+            )
+        for kind, base in THREAD_KINDS.items():
+            if base in self.real.bases:
+                text = self.real.bases[base].files["tokenizer.json"].decode("utf-8")
+                out[f"thread:{kind}"] = Category(
+                    f"thread:{kind}",
+                    lambda rng, k=kind: gen_thread_case(rng, k),
+                    lambda cases, progress, t=text: self._each(
+                        cases, progress, lambda c: check_thread_case(t, c)
+                    ),
+                )
+        out["path:hub"] = Category(
+            "path:hub",
+            gen_hub,
+            lambda cases, progress: self._each(
+                cases, progress, lambda c: check_hub_case(self.workdir, c)
+            ),
+        )
+        out["path:corpus"] = Category(
+            "path:corpus",
+            gen_corpus,
+            lambda cases, progress: self._each(
+                cases, progress, lambda c: check_corpus_case(self.workdir, c, self.code_tokenizer())
+            ),
+        )
+        for base in CTK_BASES:
+            data = ctk_base(self.real, base)
+            if data is not None:
+                out[f"ctk:{base}"] = Category(
+                    f"ctk:{base}",
+                    lambda rng, d=data, b=base: gen_ctk(rng, d, b),
+                    lambda cases, progress: self._each(
+                        cases, progress, lambda c: check_ctk_case(self.workdir, c)
+                    ),
+                )
         return out
+
+    @staticmethod
+    def _each(
+        cases: list[Any], progress: Progress, check: Callable[[Any], tuple[str, str] | None]
+    ) -> list[Finding]:
+        """``check`` (``case -> None or (kind, detail)``) on every case, one at a time."""
+        out = []
+        for i, case in enumerate(cases):
+            if progress:
+                progress(i)
+            try:
+                found = check(case)
+            except Exception as e:  # noqa: BLE001 - a harness bug, reported on its input
+                found = ("error", f"the check raised {_describe(e)}")
+            if found:
+                out.append((i, *found))
+        return out
+
+    def check_parse(self, case: Any) -> tuple[str, str] | None:
+        """A ``parse:`` case on a code tokenizer of its own (its budget is set per case)."""
+        if self._parse_tok is None:
+            from codetok.code import CodeTokenizer
+
+            self._parse_tok = CodeTokenizer.default()
+        return check_parse_case(self._parse_tok, case)
 
     # ------------------------------------------------------------------ loaders
     def check_loads(self, cases: list[LoaderCase], progress: Progress = None) -> list[Finding]:

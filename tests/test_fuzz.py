@@ -12,27 +12,43 @@ reproducible and stays within about a minute:
 - every tokenizer kind on any str: native plan = Python pipeline = pure-Python kernels,
   ``encode_batch`` on two threads = one by one, and the lossless kinds decode it back;
 - the default CodeTokenizer on mutated real code, str and bytes: the source comes back, and
-  the native router = the Python router = the pure-Python kernels.
+  the native router = the Python router = the pure-Python kernels;
+- issue 28's categories: pathological parse inputs per language (native lexer; inputs up
+  to 20 KB here), threads encoding while another changes the tokenizer, hostile HF caches
+  and source trees (once through ``codetok corpus`` on two processes), ``.ctk`` files with
+  rewritten tables.
+
+Tests marked ``xfail`` fail on a library defect the harness found (the reason names it);
+tests/test_fuzz_hostile.py holds one reproducer of each.
 """
 
 from __future__ import annotations
 
 import pytest
 from fuzz_checks import Harness, gen_text_case
+from fuzz_corpus import CorpusCase, check_corpus_case, gen_corpus
+from fuzz_ctk import CTK_BASES, check_ctk_case, ctk_base, gen_ctk
 from fuzz_generators import BASE_NAMES, LoaderCase, gen_code, gen_loader_case
-from hypothesis import HealthCheck, given, settings
+from fuzz_hub import check_hub_case, gen_hub
+from fuzz_parse import LANGUAGES, gen_parse
+from fuzz_threads import THREAD_KINDS, check_thread_case, gen_thread_case
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 RNG = st.randoms(use_true_random=False)
 
 
-def fuzz(examples: int) -> settings:
+def fuzz(examples: int, *, shrink: bool = True) -> settings:
+    """``examples`` derandomized examples; ``shrink=False`` reports the first failing one
+    as it is (for cases that take a second each, or whose outcome depends on threads)."""
+    no_shrink = {} if shrink else {"phases": [Phase.explicit, Phase.reuse, Phase.generate]}
     return settings(
         max_examples=examples,
         deadline=None,
         derandomize=True,
         database=None,
         suppress_health_check=list(HealthCheck),
+        **no_shrink,
     )
 
 
@@ -122,5 +138,104 @@ def test_code_round_trip_and_native_equals_python(harness: Harness, as_bytes: bo
         cases = [gen_code(rng, as_bytes=as_bytes) for _ in range(3)]
         found = harness.check_code(cases)
         assert not found, [(f, cases[f[0]]) for f in found]
+
+    run()
+
+
+# ------------------------------------------------------------------------ issue 28
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pathological_parse_inputs_encode_or_stop_naming_the_file(harness, language) -> None:
+    @fuzz(8, shrink=False)
+    @given(rng=RNG)
+    def run(rng) -> None:
+        case = gen_parse(rng, language, max_size=20_000, python_share=0.0)
+        found = harness.check_parse(case)
+        assert found is None, (found, case.how, case.budget, repr(case.source)[:200])
+
+    run()
+
+
+@pytest.mark.parametrize("kind", sorted(THREAD_KINDS))
+def test_threads_see_one_published_state(harness, kind) -> None:
+    base = THREAD_KINDS[kind]
+    _skip_missing(harness, base)
+    text = harness.real.bases[base].files["tokenizer.json"].decode("utf-8")
+
+    @fuzz(3, shrink=False)
+    @given(rng=RNG)
+    def run(rng) -> None:
+        case = gen_thread_case(rng, kind)
+        found = check_thread_case(text, case)
+        assert found is None, found
+
+    run()
+
+
+def test_hostile_hf_caches_load_the_cache_or_name_the_revision(harness, tmp_path) -> None:
+    @fuzz(40, shrink=False)
+    @given(rng=RNG)
+    def run(rng) -> None:
+        case = gen_hub(rng)
+        found = check_hub_case(tmp_path, case)
+        assert found is None, (found, case.revision, case.entries)
+
+    run()
+
+
+def test_hostile_source_trees_lose_no_file(harness, tmp_path) -> None:
+    tok = harness.code_tokenizer()
+
+    @fuzz(6, shrink=False)
+    @given(rng=RNG)
+    def run(rng) -> None:
+        case = gen_corpus(rng)
+        case.cli = False  # the command line runs once, below
+        found = check_corpus_case(tmp_path, case, tok)
+        assert found is None, (found, case.inputs, case.entries)
+
+    run()
+
+
+def test_codetok_corpus_on_two_processes_loses_no_file(harness, tmp_path) -> None:
+    """A fixed hostile tree through the command line with two worker processes."""
+    code = b"def f(x):\n    return x\n"
+    entries = [
+        ("tree/a", "dir", None),
+        ("tree/a/b", "dir", None),
+        ("tree/.hidden", "dir", None),
+        ("tree/a/x.py", "file", code),
+        ("tree/a/b/y.java", "file", b"class Y { int y; }\n"),
+        ("tree/a/big.js", "file", b"//" * 400_000),
+        ("tree/a/empty.cs", "file", b""),
+        ("tree/a/nul.py", "file", b"x = 1\0\n"),
+        ("tree/a/bomb.java", "file", b"a<" * 15000),
+        ("tree/.hidden/h.py", "file", code),
+        ("tree/a/f.js", "fifo", None),
+        ("tree/a/b/up", "link", ".."),
+        ("tree/a/self", "link", "self"),
+        ("tree/a/dead.py", "link", "nowhere.py"),
+        ("tree/a/zero.py", "link", "/dev/zero"),
+        ("tree/a/same.py", "link", "x.py"),
+        ("tree/a/out", "link", "{root}/outside"),
+        ("outside/o.py", "file", code),
+    ]
+    case = CorpusCase(entries, ["tree", "tree/a/b"], True, 1 << 20, 64, None, cli=True)
+    assert check_corpus_case(tmp_path, case, harness.code_tokenizer()) is None
+
+
+@pytest.mark.parametrize("base", CTK_BASES)
+def test_rewritten_ctk_tables_are_refused_or_work(harness, base, tmp_path) -> None:
+    data = ctk_base(harness.real, base)
+    if data is None:
+        pytest.skip(f"{base}: {'; '.join(harness.real.missing.values())}")
+
+    @fuzz({"gpt2": 20, "llama": 8, "cl100k": 12}[base], shrink=False)
+    @given(rng=RNG)
+    def run(rng) -> None:
+        case = gen_ctk(rng, data, base)
+        found = check_ctk_case(tmp_path, case)
+        assert found is None, (found, case.changes)
 
     run()
