@@ -101,6 +101,7 @@ WEIGHTS = {
 }
 BATCH = {"load": 250, "tok": 250, "code": 100, "parse": 25, "thread": 10, "path": 20, "ctk": 100}
 OUTCOMES = ("error", "loss", "mismatch", "crash", "hang")
+RECYCLED = -2  # a worker's state[0] when it left on purpose (see _worker)
 
 
 def plan(categories: list[str], total: int) -> dict[str, int]:
@@ -121,8 +122,27 @@ def plan(categories: list[str], total: int) -> dict[str, int]:
 # ------------------------------------------------------------------------ worker
 
 
+def _address_space_mb() -> int:
+    """This process's virtual size (VmSize) in MB, 0 where /proc is missing: what
+    ``--memory-gb`` caps, so the summary can say which categories make it grow."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        pass
+    return 0
+
+
 def _worker(slot, tasks, results, state, cache, workdir, seed, memory_gb, sabotage, share) -> None:
     """Run tasks ``(task_id, category, indices)``; ``state`` = [task_id, index, beat_ms].
+
+    After a task that leaves the address space above two thirds of ``memory_gb``, the worker
+    sets ``state[0]`` to :data:`RECYCLED` and exits: what a long mixed run piles up
+    without leaking (glibc's per-thread malloc arenas from the thread categories, Arrow's
+    allocator pools from the corpus ones, each bounded, up to ~3 GB together) must not
+    turn the next input's ordinary allocation into a ``MemoryError``.
 
     ``sabotage`` maps ``(category, index)`` to ``"segfault"`` or ``"hang"`` (``--self-test``).
     """
@@ -166,6 +186,7 @@ def _worker(slot, tasks, results, state, cache, workdir, seed, memory_gb, sabota
             elif act == "hang":
                 time.sleep(3600)
 
+        vm_before = _address_space_mb()
         started = time.process_time()
         try:
             found = cat.check([c for _, c in kept], progress)
@@ -174,7 +195,11 @@ def _worker(slot, tasks, results, state, cache, workdir, seed, memory_gb, sabota
         spent = time.process_time() - started
         findings = [(kept[k][0], kind, detail) for k, kind, detail in found] + gen_errors
         state[0] = -1  # idle: waiting for a task is no hang
-        results.put((task_id, slot, len(indices), spent, findings))
+        after = _address_space_mb()
+        results.put((task_id, slot, len(indices), spent, findings, after - vm_before))
+        if memory_gb and after > memory_gb * 1024 * 2 / 3:
+            state[0] = RECYCLED
+            return
 
 
 # ------------------------------------------------------------------------ parent
@@ -194,6 +219,8 @@ class Runner:
         self.pending: dict[int, tuple[str, list[int]]] = {}
         self.counts: dict[str, Counter] = defaultdict(Counter)
         self.cpu: Counter = Counter()
+        self.grown: Counter = Counter()  # MB of address space the category's tasks added
+        self.recycled = 0
         self.findings = open(self.out / "findings.jsonl", "a")  # noqa: SIM115
         self.next_id = 0
         self.lost_idle = 0
@@ -301,19 +328,23 @@ class Runner:
         done = 0
         while self.pending:
             try:
-                task_id, slot, n, spent, findings = self.results.get(timeout=1.0)
+                task_id, slot, n, spent, findings, grown = self.results.get(timeout=1.0)
             except queue.Empty:
                 pass
             else:
                 name, _ = self.pending.pop(task_id)
                 self.counts[name]["inputs"] += n
                 self.cpu[name] += spent
+                self.grown[name] += grown
                 done += n
                 for index, kind, detail in findings:
                     self.record(name, index, kind, detail)
             now = time.time()
             for slot, (p, state) in list(self.workers.items()):
-                if not p.is_alive():
+                if not p.is_alive() and state[0] == RECYCLED and p.exitcode == 0:
+                    self.recycled += 1
+                    self.spawn(slot)
+                elif not p.is_alive():
                     self.lost_worker(slot, "crash", "the worker process died")
                 elif state[0] >= 0 and now * 1000 - state[2] > args.hang_timeout * 1000:
                     p.kill()
@@ -335,25 +366,31 @@ class Runner:
     def summary(self, elapsed: float) -> int:
         rows = sorted(self.counts.items())
         head = f"{'category':30s} {'inputs':>9s} " + " ".join(f"{k:>8s}" for k in OUTCOMES)
-        print("\n" + head + f" {'cpu ms/in':>9s}")
+        print("\n" + head + f" {'cpu ms/in':>9s} {'vm +MB':>7s}")
         total: Counter = Counter()
         groups: dict[str, Counter] = defaultdict(Counter)
         for name, c in rows:
             total.update(c)
             groups[name.split(":")[0]].update(c)
             per = 1000 * self.cpu[name] / max(1, c["inputs"])
-            print(f"{name:30s} {c['inputs']:9d} " + " ".join(f"{c[k]:8d}" for k in OUTCOMES) + f" {per:9.2f}")  # fmt: skip
+            print(f"{name:30s} {c['inputs']:9d} " + " ".join(f"{c[k]:8d}" for k in OUTCOMES) + f" {per:9.2f} {self.grown[name]:7d}")  # fmt: skip
         print("-" * len(head))
         for group, c in sorted(groups.items()):
             print(f"{group + ' (all)':30s} {c['inputs']:9d} " + " ".join(f"{c[k]:8d}" for k in OUTCOMES))  # fmt: skip
         print(f"{'TOTAL':30s} {total['inputs']:9d} " + " ".join(f"{total[k]:8d}" for k in OUTCOMES))  # fmt: skip
-        print(f"\n{elapsed / 60:.1f} min wall, seed {self.args.seed}; findings in {self.out}")
+        print(f"\n{elapsed / 60:.1f} min wall, seed {self.args.seed}; {self.recycled} workers "
+              f"replaced past 2/3 of --memory-gb; findings in {self.out}")  # fmt: skip
         summary = {
             "seed": self.args.seed,
             "minutes": round(elapsed / 60, 2),
+            "workers_recycled": self.recycled,
             "total": dict(total),
             "categories": {
-                n: dict(c, cpu_ms_per_input=round(1000 * self.cpu[n] / max(1, c["inputs"]), 3))
+                n: dict(
+                    c,
+                    cpu_ms_per_input=round(1000 * self.cpu[n] / max(1, c["inputs"]), 3),
+                    address_space_growth_mb=self.grown[n],
+                )
                 for n, c in rows
             },
         }
