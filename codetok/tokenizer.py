@@ -123,6 +123,8 @@ class Tokenizer:
     #: call. The instance attribute ``_plain`` says it is neither (the C entry of
     #: :meth:`encode` reads it).
     _settings = CallSettings()
+    #: How many times :attr:`_settings` was replaced (under :data:`_SETTINGS_LOCK`).
+    _settings_changes = 0
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickle (and ``copy``) as the ``tokenizer.json`` text with codetok's settings:
@@ -147,6 +149,9 @@ class Tokenizer:
                 # false before they come and true after they went.
                 if not value.plain:
                     object.__setattr__(self, "_plain", False)
+                # Counted first, so a call that saw the count unchanged after reading the
+                # plan read the settings of that moment (see _call).
+                object.__setattr__(self, "_settings_changes", self._settings_changes + 1)
                 object.__setattr__(self, name, value)
                 if value.plain:
                     object.__setattr__(self, "_plain", True)
@@ -245,10 +250,22 @@ class Tokenizer:
 
     def _call(self, settings: CallSettings | None = None) -> _Call:
         """The :class:`_Call` of a call starting now (``settings``: the call's own
-        truncation and padding, by default the tokenizer's)."""
-        plan = self._plan()
-        added = plan.added_state if plan is not None else self.added.state
-        return _Call(self._settings if settings is None else settings, plan, added)
+        truncation and padding, by default the tokenizer's).
+
+        The tokenizer's settings, its plan and its added vocabulary are three reads; another
+        thread may change the tokenizer between them. The settings count is read before
+        and after: when it did not move, the settings were those of the moment the plan and
+        the added vocabulary were read, so the call sees one state of the tokenizer, never
+        the settings of one and the tokens of another."""
+        while True:
+            seen = self._settings_changes
+            own = self._settings
+            plan = self._plan()
+            added = plan.added_state if plan is not None else self.added.state
+            if settings is not None:
+                return _Call(settings, plan, added)
+            if self._settings_changes == seen:
+                return _Call(own, plan, added)
 
     @property
     def engine(self) -> str:
@@ -590,6 +607,7 @@ class Tokenizer:
                 cannot represent a piece and has no unknown token.
             TruncationError: the truncation settings cannot be met.
         """
+        seen = self._settings_changes
         settings = self._settings
         if (
             pair is None
@@ -611,7 +629,9 @@ class Tokenizer:
                 final = plan.core.encode_encoding(
                     sequence, (), plan.trim, plan.model_core, plan.final_layouts[add_special_tokens]
                 )
-                if final is not None:
+                # Plain settings and this plan: one state, unless the settings moved
+                # meanwhile (then the general path reads them again with the plan).
+                if final is not None and self._settings_changes == seen:
                     return final
         return self._encode(
             sequence,
@@ -620,7 +640,7 @@ class Tokenizer:
             add_special_tokens,
             allowed_special,
             disallowed_special,
-            self._call(settings),
+            self._call(),
         )
 
     def _encode(
@@ -747,7 +767,7 @@ class Tokenizer:
             allowed_special,
             disallowed_special,
             num_threads,
-            self._settings,
+            None,
         )
 
     def _encode_batch(
@@ -758,10 +778,10 @@ class Tokenizer:
         allowed_special: Any,
         disallowed_special: Any,
         num_threads: int | None,
-        settings: CallSettings,
+        settings: CallSettings | None,
     ) -> list[Encoding]:
-        """:meth:`encode_batch` with the truncation and padding of ``settings`` (the rest
-        of the tokenizer is read once, for every input: see :class:`_Call`)."""
+        """:meth:`encode_batch` with the truncation and padding of ``settings`` (None: the
+        tokenizer's own); the tokenizer is read once, for every input (see :class:`_Call`)."""
         if isinstance(inputs, str):
             raise ConfigurationError(
                 "encode_batch takes a list of inputs; use encode() for one str"
@@ -798,8 +818,8 @@ class Tokenizer:
                 encodings = list(ex.map(one, items))
         else:
             encodings = [one(x) for x in items]
-        if settings.padding is not None:
-            pad_encodings(encodings, settings.padding)
+        if call.settings.padding is not None:
+            pad_encodings(encodings, call.settings.padding)
         return encodings
 
     def _batch_skip(

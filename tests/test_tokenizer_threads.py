@@ -269,3 +269,55 @@ def test_new_ids_follow_hf_numbering():
     tok.added.set_many([(AddedToken("<far>"), 20)])
     tok.add_tokens(["<c>"])
     assert tok.token_to_id("<c>") == 21
+
+
+def _change_when_planned(monkeypatch, tok: Tokenizer, change) -> None:
+    """Make ``change(tok)`` run inside the next ``tok._plan()``: another thread's change
+    landing between a call's read of the settings and its read of the plan."""
+    original = Tokenizer._plan
+    pending = [change]
+
+    def planning(self):
+        if self is tok and pending:
+            pending.pop()(self)
+        return original(self)
+
+    monkeypatch.setattr(Tokenizer, "_plan", planning)
+
+
+def _pad_left_then_add(tok: Tokenizer) -> None:
+    tok.enable_padding(direction="left", pad_id=6, pad_token="[PAD]")
+    tok.add_tokens(["seven"])
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_a_batch_sees_one_state_when_settings_and_tokens_change_together(
+    monkeypatch, engine
+):
+    """Fuzz finding (10^6 run, thread:t5 #786): ``encode_batch`` read the padding before
+    the plan, so a batch padded as before a change yet tokenized with a token added after
+    a later one: a state the tokenizer never was in."""
+    tok = words_tokenizer()
+    tok.enable_padding(direction="right", pad_id=6, pad_token="[PAD]")
+    if engine == "python":
+        tok.normalizer = Lowercase()  # no native plan for WordLevel behind Lowercase
+    _change_when_planned(monkeypatch, tok, _pad_left_then_add)
+    got = [e.ids for e in tok.encode_batch(["one seven", "one two seven three"])]
+    monkeypatch.undo()
+    after = [e.ids for e in tok.encode_batch(["one seven", "one two seven three"])]
+    assert got == after  # left padding and "seven" as one token, both after the change
+    assert got[0][:2] == [6, 6] and got[0][-1] == tok.token_to_id("seven")
+
+
+def test_an_encode_sees_one_state_when_settings_and_tokens_change_together(monkeypatch):
+    """The same for ``encode``: its plain-settings shortcut read the settings, then the plan."""
+    tok = words_tokenizer()
+
+    def truncate_then_add(t: Tokenizer) -> None:
+        t.enable_truncation(2)
+        t.add_tokens(["seven"])
+
+    _change_when_planned(monkeypatch, tok, truncate_then_add)
+    got = tok.encode("seven one two").ids
+    monkeypatch.undo()
+    assert got == tok.encode("seven one two").ids == [tok.token_to_id("seven"), 0]
