@@ -291,9 +291,7 @@ def _pad_left_then_add(tok: Tokenizer) -> None:
 
 
 @pytest.mark.parametrize("engine", ["native", "python"])
-def test_a_batch_sees_one_state_when_settings_and_tokens_change_together(
-    monkeypatch, engine
-):
+def test_a_batch_sees_one_state_when_settings_and_tokens_change_together(monkeypatch, engine):
     """Fuzz finding (10^6 run, thread:t5 #786): ``encode_batch`` read the padding before
     the plan, so a batch padded as before a change yet tokenized with a token added after
     a later one: a state the tokenizer never was in."""
