@@ -453,3 +453,26 @@ def test_stdlib_files_lossless(path: str) -> None:
     lx = lex(data, path=path)
     assert_lossless(lx, data)
     assert not (lx.kinds == K.ERROR).any()
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+@pytest.mark.parametrize("lang", ["python", "java", "csharp", "javascript"])
+def test_a_lone_surrogate_is_never_cut_by_a_lexeme_boundary(lang: str, engine: str) -> None:
+    """Fuzz finding (10^6 run, parse:java #1114): tree-sitter read a lone surrogate's
+    three ``surrogatepass`` bytes as invalid UTF-8 and ended a token after the first, so a
+    lexeme held two bytes and no char. The parser now reads U+FFFD in its place."""
+    from codetok._plan import use_plans
+    from codetok.code.front.languages import get_grammar
+    from codetok.code.front.native import native_lexer
+
+    src = "x\\\udbc0\u0110\u06fe = '\ud800' + \udfff;\n"
+    previous = use_plans(engine == "native")
+    try:
+        assert (native_lexer(get_grammar(lang)) is not None) == (engine == "native")
+        lx = lex(src, lang)
+    finally:
+        use_plans(previous)
+    lx.check()
+    assert "".join(lx.texts()) == src
+    widths = lx.char_ends - lx.char_starts
+    assert np.all((widths == 0) == (lx.byte_ends == lx.byte_starts))

@@ -279,3 +279,18 @@ def test_a_token_too_long_to_check_quickly_is_not_read_from_the_tables(tmp_path,
     assert b'"binary"' in path.read_bytes()[:4096]
     back = kernels_agree(path, "a" * 5000 + " ab")
     assert back.model._saved_tables is None
+
+
+def test_every_merge_row_cut_with_the_tables_kept(tmp_path, backend):
+    """Fuzz finding (10^6 run, ctk:llama #4149): with no merge row left there was nothing
+    to look up, and a merge table full of pairs passed; the native kernel merged with it,
+    the pure-Python one did not."""
+    from fuzz_ctk import Ctk as Rewrite
+
+    tok, ctk = tabled(tmp_path)
+    rewrite = Rewrite.parse(ctk.path.read_bytes())
+    rewrite.merges = rewrite.merges[:0]
+    ctk.path.write_bytes(rewrite.to_bytes())
+    with pytest.raises(FormatError, match="holds 3 pairs, but the file has no merge rows") as info:
+        Tokenizer.from_file(ctk.path)
+    assert str(info.value).startswith(f"{ctk.path}: at merge table: ")

@@ -196,10 +196,14 @@ def _check_merge_table(raw: Any, merges: Any, present: Any, fail: Any) -> bool:
     def exact(words: Any, _: Any, value: Any) -> Any:
         return words[:, 1] == value
 
+    if not len(merges):  # no row to look up: the table must hold nothing
+        if used:
+            raise fail("merge table", f"holds {used} pairs, but the file has no merge rows")
+        return True
     found = _lookup(table, len(merges), keys, stop, exact)
     if found is None:
         return False
-    if not len(found) or (found.min() >= 0 and _unhit(table, found, used) is None):
+    if found.min() >= 0 and _unhit(table, found, used) is None:
         return True
     # Why not, or a pair given twice, the last row with it counting: key by key.
     found = _lookup(table, len(merges), keys, stop)
@@ -271,10 +275,14 @@ def _check_word_table(
     def exact(words: Any, _: Any, sp: Any, k: Any) -> Any:
         return (words[:, 1] == sp) & (words[:, 2] & _LOW == k)
 
+    if not len(ids):  # no token to look up: the table must hold nothing
+        if used:
+            raise fail("whole-token table", f"holds {used} tokens, but the file has none")
+        return True
     found = _lookup(table, len(ids), token_keys, stop, exact if canonical else None)
     if found is None:
         return False
-    if canonical and (not len(found) or (found.min() >= 0 and _unhit(table, found, used) is None)):  # fmt: skip
+    if canonical and found.min() >= 0 and _unhit(table, found, used) is None:
         return True
     # Why not, or texts given twice (the last id counts): the key's text, then the id.
     if canonical:

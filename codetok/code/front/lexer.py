@@ -26,6 +26,7 @@ Not handled here: identifier splitting (:mod:`codetok.code.routing.identifiers`)
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 
@@ -107,7 +108,8 @@ def lex(
         language = detect_language(source, path=path, budget=budget)
     grammar = get_grammar(language)
     base = 3 if data.startswith(_BOM) else 0
-    body = data[base:] if base else data
+    parsed = data if from_bytes else parseable(data)
+    body = parsed[base:] if base else parsed
     plan = native_lexer(grammar)
     tree = None
     if plan is not None:  # the same columns, in one native call (native.py)
@@ -115,14 +117,14 @@ def lex(
         seconds, max_bytes = budget.limits(len(body))
         try:
             *columns, has_error = plan.lex(
-                grammar.capsule, data, base, text, from_bytes, seconds, max_bytes
+                grammar.capsule, parsed, base, text, from_bytes, seconds, max_bytes
             )
         except _backend.core().ParseStopped as e:
             raise limit_error(*e.args, len(body), budget, grammar.name, path) from None
     else:
         tree = parse_tree(grammar, body, budget, path=path)
         has_error = tree.root_node.has_error
-        columns = _columns(tree, grammar, data, base, text, from_bytes)
+        columns = _columns(tree, grammar, parsed, base, text, from_bytes)
     k, nt, pt, bs, be, cs, ce, ln, co, fl = columns
     if be is None:  # the native lexer's (n + 1) starts: ends are the next starts (shared)
         bs, be = _tiled(bs)
@@ -410,6 +412,25 @@ def _positions(
     line_start = np.where(line0 > 0, nl[np.maximum(line0 - 1, 0)] + 1 if nl.size else 0, 0)
     cols = cs - to_char(line_start)
     return cs, ce, line0 + 1, cols
+
+
+#: A lone surrogate as ``surrogatepass`` writes it (U+D800..U+DFFF: ``ED A0..BF 80..BF``).
+_SURROGATE = re.compile(rb"\xed[\xa0-\xbf][\x80-\xbf]")
+
+
+def parseable(data: bytes) -> bytes:
+    """``data`` (a str source's ``surrogatepass`` bytes) as tree-sitter should read it:
+    each lone surrogate's three bytes become U+FFFD's three (``EF BF BD``).
+
+    Tree-sitter reads ``ED A0..BF`` as invalid UTF-8, one byte at a time, and could end a
+    token inside the surrogate's three bytes, where no char of the str begins. U+FFFD is as
+    long, so every byte offset of the tree still indexes ``data``; the lexemes keep the
+    original bytes.
+
+    >>> parseable(b"a\\xed\\xa0\\x80b")  # "a" U+D800 "b"
+    b'a\xef\xbf\xbdb'
+    """
+    return _SURROGATE.sub(b"\xef\xbf\xbd", data) if b"\xed" in data else data
 
 
 def char_to_byte(text: str, from_bytes: bool) -> np.ndarray:
