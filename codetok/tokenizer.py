@@ -66,7 +66,10 @@ class Tokenizer:
 
     Args:
         model: the subword model (BPE, WordPiece, Unigram, WordLevel).
-        normalizer, pre_tokenizer, post_processor, decoder: optional components.
+        normalizer: optional; the first component.
+        pre_tokenizer: optional; cuts the normalized text into pieces.
+        post_processor: optional; adds special tokens and type ids.
+        decoder: optional; turns tokens back into text.
 
     >>> from codetok.models import WordPiece
     >>> from codetok.pre_tokenizers import BertPreTokenizer

@@ -52,7 +52,8 @@ class CodeEncoding:
             ``byte_spans`` and ``lines`` may then be None and are worked out from the ids
             and lexeme indices when first read (a large file's encoding holds 16 bytes per
             token until then, not 59).
-        The other arguments are the attributes of the same names.
+
+    The other arguments are the attributes of the same names.
 
     >>> from codetok.code import CodeTokenizer
     >>> enc = CodeTokenizer.default().encode("x = 1\\n", "python")

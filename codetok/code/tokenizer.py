@@ -362,7 +362,9 @@ class CodeTokenizer:
             language: one language for every source; None detects each one's.
             paths: the file of each source (language detection only), or None.
             num_threads: threads to use; None: one per CPU.
-            drop_comments, drop_docstrings, normalize_whitespace: as for :meth:`encode`.
+            drop_comments: as for :meth:`encode`.
+            drop_docstrings: as for :meth:`encode`.
+            normalize_whitespace: as for :meth:`encode`.
 
         Returns:
             One :class:`CodeEncoding` per source, in order.

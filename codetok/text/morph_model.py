@@ -188,7 +188,9 @@ class MorphemeModel:
                 ``"ones"`` (word types) split most and scored best against an English gold
                 (README, benchmarks/morpheme_eval.py).
             corpus_weight: above 1, fewer and longer morphs; below 1, more splitting.
-            max_epochs, tolerance, seed: see :func:`codetok.text.morph_train.train_lexicon`.
+            max_epochs: see :func:`codetok.text.morph_train.train_lexicon`.
+            tolerance: see :func:`codetok.text.morph_train.train_lexicon`.
+            seed: see :func:`codetok.text.morph_train.train_lexicon`.
             progress: called as ``progress(epoch, cost)`` after each epoch.
 
         Returns:

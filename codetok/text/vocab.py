@@ -114,7 +114,9 @@ def count_pieces(
     Args:
         pipeline: a :class:`~codetok.Tokenizer` (its normalizer and pre-tokenizer are used)
             or a bare pre-tokenizer.
-        corpus, files, encoding: see :func:`iter_corpus`.
+        corpus: see :func:`iter_corpus`.
+        files: see :func:`iter_corpus`.
+        encoding: see :func:`iter_corpus`.
         normalizer: with a bare pre-tokenizer, an optional normalizer to run first.
 
     Returns:
@@ -278,8 +280,13 @@ def train(
     Args:
         tokenizer: the tokenizer whose normalizer, pre-tokenizer, post-processor and
             decoder are reused (it is not modified).
-        corpus, files, encoding: see :func:`iter_corpus`.
-        min_frequency, max_size, special_tokens, unk_token: see :func:`vocab_from_counts`.
+        corpus: see :func:`iter_corpus`.
+        files: see :func:`iter_corpus`.
+        encoding: see :func:`iter_corpus`.
+        min_frequency: see :func:`vocab_from_counts`.
+        max_size: see :func:`vocab_from_counts`.
+        special_tokens: see :func:`vocab_from_counts`.
+        unk_token: see :func:`vocab_from_counts`.
 
     Returns:
         The trained :class:`~codetok.Tokenizer`.
