@@ -1,9 +1,10 @@
-"""Build of the private native extension ``codetok._core`` (C++17 sources in codetok/_native).
+"""Build of the private native extension ``codetok._core`` (C++17 sources in codetok/_native:
+kernels/, plans/, code/, train/, tables/ and bindings/, included from that folder).
 
 Everything else about the package lives in pyproject.toml. The extension is optional at run
-time: without it (or with ``CODETOK_PURE_PYTHON=1``) the models use codetok/_reference.
+time: without it (or with ``CODETOK_PURE_PYTHON=1``) the models use codetok/reference.
 
-The code lexer's native walk (codetok/_native/code_lexer.cpp) parses with the tree-sitter C
+The code lexer's native walk (codetok/_native/code/code_lexer.cpp) parses with the tree-sitter C
 runtime, compiled into the extension from the source distribution of the ``tree-sitter``
 package on PyPI (the one the Python bindings are built from; nothing is copied into this
 repository): ``pip download`` fetches it at build time into ``build/``, or
@@ -95,13 +96,13 @@ ParallelCompile("CODETOK_BUILD_JOBS", default=0).install()
 
 ext = Pybind11Extension(
     "codetok._core",
-    sorted(glob("codetok/_native/*.cpp")),
+    sorted(glob("codetok/_native/*/*.cpp")),
     include_dirs=["codetok/_native"],
     cxx_std=17,
     # No fused multiply-add contraction: the kernels' float results stay bit-identical to
-    # their pure-Python references (codetok/_reference) on every CPU.
+    # their pure-Python references (codetok/reference) on every CPU.
     extra_compile_args=["-O3", "-fvisibility=hidden", "-ffp-contract=off"],
 )
-ext.depends = sorted(glob("codetok/_native/*.hpp"))
+ext.depends = sorted(glob("codetok/_native/*/*.hpp"))
 
 setup(ext_modules=[ext], cmdclass={"build_ext": BuildExt})

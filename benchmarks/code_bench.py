@@ -7,7 +7,7 @@ On the same files of each language (from ``corpora/fetch_code.py``), measures:
   column is each row's speed over this one (issue target: the code tokenizer at >= 0.8);
 * ``codetok lex``: tree-sitter parse + codetok lexeme stream (:func:`codetok.code.lex`);
 * ``codetok CodeBERT``: parse + lex + GPT-2/RoBERTa BPE encode + token/lexeme alignment
-  (:class:`codetok.code.uses.codebert.CodeBertTokenizer`), and ``transformers``' fast tokenizer
+  (:class:`codetok.code.applications.codebert.CodeBertTokenizer`), and ``transformers``' fast tokenizer
   (``AutoTokenizer``, a ``RobertaTokenizerFast``) on the same CodeBERT-convention folder:
   the same ``input_ids``, no lexemes (the peer of CodeBERT mode);
 * ``codetok CodeTokenizer``: the default code tokenizer (parse + lex + route + subwords),
@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     import tokenizers
 
     from codetok.code import get_grammar, lex
-    from codetok.code.uses.codebert import CodeBertTokenizer
+    from codetok.code.applications.codebert import CodeBertTokenizer
     from codetok.formats.hub import from_pretrained
 
     folder = codebert_folder(Path(tempfile.mkdtemp()) / "codebert")

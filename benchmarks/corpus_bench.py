@@ -111,7 +111,15 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     def command(workers: int) -> tuple[float, float]:
         out = work / f"out-{workers}"
         shutil.rmtree(out, ignore_errors=True)
-        cmd = [sys.executable, "-m", "codetok.cli", "corpus", str(work / "tree"), "-o", str(out)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "codetok.cli.app",
+            "corpus",
+            str(work / "tree"),
+            "-o",
+            str(out),
+        ]
         cmd += ["-j", str(workers), "--shard-mb", str(args.shard_mb), "-q"]
         t0, c0 = time.perf_counter(), _children_cpu()
         subprocess.run(cmd, check=True)

@@ -257,7 +257,7 @@ def codetok_backend() -> str | None:
     if "codetok" not in sys.modules:
         return None
     try:
-        from codetok.models import _backend
+        from codetok.engine import native as _backend
 
         return "native" if _backend.native() else "pure"
     except (ImportError, AttributeError, TypeError):

@@ -1,12 +1,12 @@
 """The long fuzz run (issue 11 item 20): the CI generators for a million inputs, on every core.
 
-Runs the categories of ``tests/fuzz_checks.py`` (every loader on mutated real files, every
+Runs the categories of ``tests/fuzz/fuzz_checks.py`` (every loader on mutated real files, every
 tokenizer kind for native-versus-reference equality and round trip, the CodeTokenizer on
 mutated real code as str and bytes; since issue 28 also pathological parse inputs per
 language, threads encoding while the tokenizer changes, hostile HF caches and source trees,
 and ``.ctk`` files with rewritten tables) with plain random mutation: input ``i`` of category
 ``c`` is generated from ``random.Random(f"{seed}:{c}:{i}")``, so it can be rebuilt from
-its number. The generators are tests/test_fuzz.py's, with fewer long texts and shorter
+its number. The generators are tests/fuzz/test_fuzz.py's, with fewer long texts and shorter
 code (``Harness.categories(light=True)``); :data:`GROUPS` and :data:`WEIGHTS` share the
 inputs out, the cheap categories taking more. Batches of inputs go to worker processes
 (one per core by default); ``--self-test`` makes one worker segfault and one hang, to
@@ -54,7 +54,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "fuzz")]
 
 #: Share of the inputs per category group, then per category inside it (unlisted: 1),
 #: roughly the inverse of its cost: cheap categories take more inputs, every one gets some.

@@ -13,7 +13,7 @@ Viterbi search (as ``morfessor-evaluate`` does):
 
 Gold: ``corpora/build_morph_gold.py`` (hunspell-en-us's affix rules; its docstring says how
 the segmentation is derived and what it leaves out). Scores: boundary precision, recall
-and F1, micro-averaged (:mod:`codetok.text.morph_eval`). Each seed trains both systems once
+and F1, micro-averaged (:mod:`codetok.text.morphemes.evaluation`). Each seed trains both systems once
 (codetok's ``seed``, Morfessor's ``random.seed``); rows give the mean over seeds and the
 training time in seconds.
 
@@ -37,8 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from codetok.text import MorphemeModel  # noqa: E402
-from codetok.text.morph_eval import BoundaryScores, boundary_scores, read_gold  # noqa: E402
-from codetok.text.morph_model import dampen  # noqa: E402
+from codetok.text.morphemes.evaluation import BoundaryScores, boundary_scores, read_gold  # noqa: E402
+from codetok.text.morphemes.model import dampen  # noqa: E402
 
 
 def training_words(gold: dict[str, list[str]], n: int, scale: float) -> dict[str, int]:

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from codetok.code import ParseBudget, get_grammar
-from codetok.models import _backend
+from codetok.engine import native as _backend
 
 EXT = {"python": "py", "java": "java", "csharp": "cs", "javascript": "js"}
 BOMBS = [

@@ -4,13 +4,13 @@ The public names are re-exported here; everything else is importable from its ow
 (``codetok.models``, ``codetok.normalizers``, ``codetok.code``, ``codetok.text``, ...).
 """
 
-from .added_tokens import AddedToken as AddedToken
-from .encoding import BatchEncoding as BatchEncoding
-from .encoding import Encoding as Encoding
 from .errors import CodetokError as CodetokError
 from .formats.detect import load as load
 from .formats.hub import from_pretrained as from_pretrained
-from .tokenizer import Tokenizer as Tokenizer
+from .tokenizer.added_tokens import AddedToken as AddedToken
+from .tokenizer.encoding import BatchEncoding as BatchEncoding
+from .tokenizer.encoding import Encoding as Encoding
+from .tokenizer.tokenizer import Tokenizer as Tokenizer
 
 __version__ = "0.1.0"
 

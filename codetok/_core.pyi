@@ -1,6 +1,6 @@
 """Type stubs of the private native extension ``codetok._core`` (C++ in codetok/_native).
 
-Each class has a pure-Python twin with the same interface in ``codetok/_reference``; the
+Each class has a pure-Python twin with the same interface in ``codetok/reference``; the
 models pick one through ``codetok.models._backend``. Inputs and outputs are flat: strs,
 lists of ints, lists of tuples. Loops run with the GIL released; tokens are built with it.
 """
@@ -265,7 +265,7 @@ def bert_normalize(
 
 def scan(scanner: int, text: str) -> list[int]:
     """End positions of the pieces a pre-tokenizer scanner cuts ``text`` into (see
-    ``codetok/_scanners.py`` for the scanner numbers)."""
+    ``codetok/engine/scanners.py`` for the scanner numbers)."""
 
 def merge_table(vocab: dict[str, int], merges: list[Any]) -> Any | None:
     """HF merges -> int32 rows (left, right, rank, new id); None when one is not plain."""
@@ -294,7 +294,7 @@ def train_bpe_merges(
     ``(left, right, new_id, count)``)."""
 
 class PieceCounter:
-    """The trainers' corpus pass (codetok/_plan.py ``compile_counter`` builds it)."""
+    """The trainers' corpus pass (codetok/engine/plan.py ``compile_counter`` builds it)."""
 
     def __init__(
         self,

@@ -41,7 +41,7 @@ SAMPLES = [
 def python_pipeline() -> Iterator[None]:
     """The Python pipeline inside the block (no native plan): the reference a native result
     is compared with."""
-    from codetok._plan import use_plans
+    from codetok.engine.plan import use_plans
 
     previous = use_plans(False)
     try:

@@ -24,23 +24,24 @@ modules are laid out in the order the code flows through them::
     tokenizer.py                 CodeTokenizer: lex, route, encode; decode; save / load
     encoding.py                  CodeEncoding: what CodeTokenizer.encode returns
     training.py                  the subword models CodeTokenizer.train learns
-    uses/       built on the above
+    applications/  built on the above
       codebert.py, align.py      CodeBERT mode: a pretrained tokenizer's ids, per lexeme
       pairs.py, truncation.py    (docstring, function) pairs cut to a token budget
-      pairs_cli.py               the ``codetok pairs`` command
       html.py                    an HTML page of a CodeEncoding
 
 Imports only go down this list: the front end imports nothing from the router, the
-tokenizer or the uses; the router nothing from the tokenizer or the uses; the tokenizer,
-its encoding and training nothing from the uses. There are no import cycles, lazy and
-``TYPE_CHECKING`` imports included (``tests/test_code_layout.py`` checks both).
+tokenizer or the applications; the router nothing from the tokenizer or the applications;
+the tokenizer, its encoding and training nothing from the applications. There are no
+import cycles, lazy and ``TYPE_CHECKING`` imports included
+(``tests/code/test_code_layout.py`` checks both).
 
 ``CodeTokenizer``, ``CodeEncoding`` and training sit at the root, between the router and
-the uses, because they tie the two layers together: ``CodeTokenizer.encode`` runs the front
-end, then the router, then the channels, and a ``CodeEncoding`` holds per token what both
+the applications, because they tie the two layers together: ``CodeTokenizer.encode`` runs
+the front end, then the router, then the channels, and a ``CodeEncoding`` holds per token what both
 give (ids, lexeme kinds, node types, spans); training counts pieces exactly as ``encode``
 routes them, and ``CodeTokenizer.train`` is its entry. In either layer they would make it
-reach into the other; the uses take them as they are (``pairs_cli``, ``html``).
+reach into the other; the applications take them as they are (``pairs``, ``html``; the
+``codetok pairs`` command is :mod:`codetok.cli.pairs`).
 
 >>> from codetok.code import lex, LexemeKind
 >>> lx = lex("x = 1  # one\\n", "python")

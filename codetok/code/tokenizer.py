@@ -26,10 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import _plan
-from .._files import parse_json, read_text_file
-from .._serde import as_format_error, check_options
-from ..added_tokens import AddedToken
+from ..components.base import as_format_error, check_options
+from ..engine import plan as _plan
 from ..errors import (
     CodetokError,
     ConfigurationError,
@@ -37,8 +35,10 @@ from ..errors import (
     NotFoundError,
     VocabularyError,
 )
-from ..tokenizer import Tokenizer, _from_pickle
-from ..tokenizer_json import json_text, write_json_file
+from ..formats.files import parse_json, read_text_file
+from ..tokenizer.added_tokens import AddedToken
+from ..tokenizer.serialization import json_text, write_json_file
+from ..tokenizer.tokenizer import Tokenizer, _from_pickle
 from .encoding import CodeEncoding, token_positions
 from .front.budget import DEFAULT_BUDGET, ParseBudget
 from .front.languages import CORE_LANGUAGES
@@ -632,7 +632,7 @@ class CodeTokenizer:
 
     def to_str(self, pretty: bool = False) -> str:
         """The JSON text of :meth:`to_dict`; lone surrogates are ``\\uXXXX`` escapes
-        (:func:`codetok.tokenizer_json.json_text`)."""
+        (:func:`codetok.tokenizer.serialization.json_text`)."""
         return json_text(self.to_dict(), pretty)
 
     def save(self, path: str | os.PathLike[str], /, *, pretty: bool = False) -> None:

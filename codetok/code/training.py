@@ -20,10 +20,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .._bytes import bytes_to_unicode
+from ..engine.native import core
 from ..errors import ConfigurationError, LanguageError, NotFoundError, TrainingError
-from ..models._backend import core
-from ..tokenizer import Tokenizer
+from ..tokenizer.tokenizer import Tokenizer
+from ..unicode.byte_alphabet import bytes_to_unicode
 from .front.languages import CORE_LANGUAGES, get_grammar
 from .front.lexemes import Lexemes
 from .front.lexer import lex

@@ -127,7 +127,7 @@ class CodeBertFileEncoder:
     """A pretrained tokenizer's ids with each token's lexeme kind (CodeBERT mode).
 
     Args:
-        codebert: a :class:`~codetok.code.uses.codebert.CodeBertTokenizer`.
+        codebert: a :class:`~codetok.code.applications.codebert.CodeBertTokenizer`.
     """
 
     rows_per_file = "one"
@@ -150,7 +150,7 @@ class PairsFileEncoder:
 
     Args:
         tokenizer: a code tokenizer or a text tokenizer (see
-            :class:`~codetok.code.uses.pairs.PairEncoder`).
+            :class:`~codetok.code.applications.pairs.PairEncoder`).
         max_tokens: code token budget per function (None: whole functions).
         max_docstring_tokens: docstring token budget (None: whole docstrings).
         keep_docstring: keep Python docstrings inside the code.
@@ -167,7 +167,7 @@ class PairsFileEncoder:
         max_docstring_tokens: int | None = None,
         keep_docstring: bool = False,
     ) -> None:
-        from ..code.uses.pairs import PairEncoder
+        from ..code.applications.pairs import PairEncoder
 
         self.dropped = [] if hasattr(tokenizer, "reserved") else whole_inputs(tokenizer)
         self.pairs = PairEncoder(
@@ -181,7 +181,7 @@ class PairsFileEncoder:
 
     def encode_file(self, data: bytes, file: SourceFile) -> list[dict[str, Any]]:
         """One record per documented function (:meth:`PairEncoder.encode`'s fields)."""
-        from ..code.uses.pairs import extract_pairs
+        from ..code.applications.pairs import extract_pairs
 
         found = extract_pairs(
             data, file.language, path=file.shown, keep_docstring=self.keep_docstring

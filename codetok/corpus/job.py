@@ -182,11 +182,11 @@ class CorpusJob:
 
     def _build(self) -> FileEncoder:
         if self.mode == "codebert":
-            from ..code.uses.codebert import CodeBertTokenizer
+            from ..code.applications.codebert import CodeBertTokenizer
 
             return CodeBertFileEncoder(CodeBertTokenizer(self.tokenizer))
         if self.mode == "pairs":
-            from ..code.uses.pairs_cli import load_tokenizer
+            from ..formats.any_tokenizer import load_tokenizer
 
             return PairsFileEncoder(
                 load_tokenizer(self.tokenizer),
@@ -198,7 +198,7 @@ class CorpusJob:
 
         if self.tokenizer is None:
             return CodeFileEncoder(CodeTokenizer.default())
-        from ..cli import load_any_tokenizer
+        from ..formats.any_tokenizer import load_any_tokenizer
 
         tok = load_any_tokenizer(self.tokenizer)
         if isinstance(tok, CodeTokenizer):

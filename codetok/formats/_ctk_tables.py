@@ -1,7 +1,7 @@
 """The native kernel's hash tables saved in a ``.ctk`` file, checked against its arrays.
 
 A fast-load file (:mod:`codetok.formats.binary`) keeps, next to its token and merge arrays,
-memory images of the native BPE kernel's two hash tables (codetok/_native/common.hpp): the
+memory images of the native BPE kernel's two hash tables (codetok/_native/kernels/common.hpp): the
 merge pairs, and the whole tokens that ``ignore_merges`` looks up. The native kernel reads
 the tables as saved; the pure-Python kernel and ``save`` read the arrays. So that both
 encode alike, :func:`check_tables` looks every merge row and every token up in the tables
@@ -28,7 +28,7 @@ def first(mask: Any) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
-# The saved hash tables (layout 1, codetok/_native/common.hpp): open addressing with
+# The saved hash tables (layout 1, codetok/_native/kernels/common.hpp): open addressing with
 # linear probing from slot ``mix64(hash) & (capacity - 1)``. The merge table's 16-byte
 # slots (PairMap::Slot) are ``key = left << 32 | right`` (all ones: empty), then rank and
 # new id (int32); the whole-token table's 32-byte slots (StrMap::Slot) are the FNV-1a hash

@@ -58,15 +58,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._serde import as_format_error, check_options
+from ..components.base import as_format_error, check_options
+from ..engine import native as _backend
 from ..errors import CodetokError, FormatError, NotFoundError
-from ..models import _backend
 from ..models.bpe import BPE
 from ._ctk_tables import TABLE_LAYOUT, check_tables
 from ._ctk_tables import first as _first
 
 if TYPE_CHECKING:
-    from ..tokenizer import Tokenizer
+    from ..tokenizer.tokenizer import Tokenizer
 
 __all__ = ["MAGIC", "VERSION", "save_binary", "load_binary", "is_binary"]
 
@@ -125,7 +125,7 @@ def save_binary(tok: Tokenizer, path: str | os.PathLike[str]) -> None:
         tok: the tokenizer.
         path: the file to write.
     """
-    from ..tokenizer_json import to_dict
+    from ..tokenizer.serialization import to_dict
 
     data = to_dict(tok, settings=True)
     sections: list[bytes] = []
@@ -288,7 +288,7 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
             row of the token or merge arrays out of range, a token that is not UTF-8, even
             with the checksum written again), naming the field.
     """
-    from ..tokenizer_json import from_dict
+    from ..tokenizer.serialization import from_dict
 
     p = os.fspath(path)
     try:

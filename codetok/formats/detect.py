@@ -34,12 +34,12 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from .._files import open_regular, read_text_file
 from ..errors import FormatError, NotFoundError
 from ._protobuf import DecodeError, _read_varint
+from .files import open_regular, read_text_file
 
 if TYPE_CHECKING:
-    from ..tokenizer import Tokenizer
+    from ..tokenizer.tokenizer import Tokenizer
 
 __all__ = ["FORMATS", "detect_format", "load"]
 
@@ -218,7 +218,7 @@ def load(path: str | os.PathLike[str], /) -> Tokenizer:
     >>> tok.encode("hello world").ids  # doctest: +SKIP
     [15339, 1917]
     """
-    from ..tokenizer import Tokenizer
+    from ..tokenizer.tokenizer import Tokenizer
 
     return load_as(Tokenizer, path)
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 
-from ..tokenizer import Tokenizer
+from ..tokenizer.tokenizer import Tokenizer
 
 __all__ = ["load_tokenizer_json", "save_tokenizer_json"]
 

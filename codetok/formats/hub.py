@@ -40,7 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import ConfigurationError, FormatError, NotFoundError
-from ..tokenizer import Tokenizer
+from ..tokenizer.tokenizer import Tokenizer
 from .pretrained import TOKENIZER_FILES, load_pretrained_dir
 
 __all__ = ["from_pretrained", "default_cache_dir", "cached_snapshot"]

@@ -12,7 +12,7 @@ a SentencePiece-converted ``tokenizer.json`` are affected, and ties change the i
 repetitive text such as ``"#/////"``.
 
 :func:`hf_float` reproduces that reading; ``tokenizer.json`` loading uses it for every
-number with a fraction or exponent. ``tests/test_json_numbers.py`` compares it with what
+number with a fraction or exponent. ``tests/formats/test_json_numbers.py`` compares it with what
 HF itself holds after loading.
 """
 

@@ -42,8 +42,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .._serde import with_path
-from ..added_tokens import AddedToken
+from ..components.base import with_path
 from ..decoders import ByteLevel as ByteLevelDecoder
 from ..decoders import WordPiece as WordPieceDecoder
 from ..errors import CodetokError, ConfigurationError, FormatError, NotFoundError
@@ -51,7 +50,8 @@ from ..models.wordpiece import WordPiece
 from ..normalizers import BertNormalizer
 from ..pre_tokenizers import BertPreTokenizer, ByteLevel
 from ..processors import RobertaProcessing, TemplateProcessing
-from ..tokenizer import Tokenizer
+from ..tokenizer.added_tokens import AddedToken
+from ..tokenizer.tokenizer import Tokenizer
 from .vocab_files import (
     SPECIAL_TOKEN_KEYS,
     read_json_object,

@@ -26,15 +26,15 @@ from enum import IntEnum
 from typing import Any
 
 from codetok import decoders, normalizers
-from codetok._serde import as_format_error
-from codetok.added_tokens import AddedToken
+from codetok.components.base import as_format_error
 from codetok.errors import CodetokError, ConfigurationError, FormatError, NotFoundError
 from codetok.formats._protobuf import Field, Message
 from codetok.formats.precompiled import Precompiled
 from codetok.models import BPE, Unigram
 from codetok.pre_tokenizers import Metaspace
 from codetok.processors import TemplateProcessing
-from codetok.tokenizer import Tokenizer
+from codetok.tokenizer.added_tokens import AddedToken
+from codetok.tokenizer.tokenizer import Tokenizer
 
 __all__ = [
     "PieceType",
@@ -310,7 +310,7 @@ def tokenizer_from_sentencepiece(
     add_bos: bool = False,
     add_eos: bool = False,
 ) -> Tokenizer:
-    """Build a codetok :class:`~codetok.tokenizer.Tokenizer` from a SentencePiece model.
+    """Build a codetok :class:`~codetok.tokenizer.tokenizer.Tokenizer` from a SentencePiece model.
 
     The pipeline is the one ``transformers``' ``SpmConverter`` (Unigram) or
     ``LlamaConverter`` (BPE) builds, so the result encodes like the ``tokenizer.json``
@@ -551,7 +551,7 @@ def save_sentencepiece(source: Tokenizer | ModelProto, path: str | os.PathLike[s
     """Write a SentencePiece ``.model`` file.
 
     A :class:`ModelProto` is written as it is (unknown fields included). A
-    :class:`~codetok.tokenizer.Tokenizer` with a Unigram or BPE model is described as a
+    :class:`~codetok.tokenizer.tokenizer.Tokenizer` with a Unigram or BPE model is described as a
     ModelProto first: pieces and scores (for BPE, scores that rank pieces in merge
     order), unknown/control/user-defined/byte piece types, the special ids, the
     ``Precompiled`` charsmap and the prefix-space and whitespace options.

@@ -49,17 +49,18 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._bytes import bytes_to_unicode
-from .._ids import ID_RANGE, is_id
-from .._serde import with_path
-from ..added_tokens import AddedToken
+from ..components.base import with_path
 from ..decoders import ByteLevel as ByteLevelDecoder
+from ..engine import native as _backend
 from ..errors import CodetokError, ConfigurationError, FormatError, NotFoundError
-from ..models import _backend
 from ..models.bpe import BPE
-from ..pre_tokenizers import ByteLevel, Sequence, Split, _bytechars
+from ..pre_tokenizers import ByteLevel, Sequence, Split
+from ..pre_tokenizers.byte_level import _bytechars
 from ..processors import ByteLevel as ByteLevelProcessor
-from ..tokenizer import Tokenizer
+from ..tokenizer.added_tokens import AddedToken
+from ..tokenizer.tokenizer import Tokenizer
+from ..unicode.byte_alphabet import bytes_to_unicode
+from .ids import ID_RANGE, is_id
 
 __all__ = [
     "ENCODINGS",

@@ -24,11 +24,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .._files import parse_json, read_text_file
-from .._ids import ID_RANGE, check_vocab_ids, is_id
-from ..added_tokens import AddedToken
 from ..errors import FormatError
 from ..normalizers import RUST_WHITESPACE
+from ..tokenizer.added_tokens import AddedToken
+from .files import parse_json, read_text_file
+from .ids import ID_RANGE, check_vocab_ids, is_id
 
 __all__ = [
     "read_vocab_txt",
@@ -325,7 +325,7 @@ def special_token_from_config(
         where: the key it came from, for error messages.
 
     Returns:
-        An :class:`~codetok.added_tokens.AddedToken` with ``special=True`` (HF's defaults:
+        An :class:`~codetok.tokenizer.added_tokens.AddedToken` with ``special=True`` (HF's defaults:
         ``normalized=False`` unless the object says otherwise), or ``None``.
 
     Raises:

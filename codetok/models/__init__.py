@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._registry import registry as _component_registry
-from .._serde import as_format_error, check_options
+from ..components.base import as_format_error, check_options
+from ..components.registry import registry as _component_registry
 from ..errors import CodetokError, FormatError, UnknownComponentError
 from .base import Model, Token
 from .wordlevel import WordLevel

@@ -4,7 +4,7 @@ A model turns one pre-tokenized piece (a ``str``, already normalized and, for by
 pipelines, already mapped to the GPT-2 byte alphabet) into tokens. Offsets are Python
 character positions inside that piece; the pipeline maps them back to the caller's text.
 Models know nothing of special tokens, padding or offsets bookkeeping: the
-:class:`~codetok.tokenizer.Tokenizer` owns those rules.
+:class:`~codetok.tokenizer.tokenizer.Tokenizer` owns those rules.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from codetok._reference.flat import flat_encoding
-from codetok._serde import CHANGES
+from codetok.components.base import CHANGES
+from codetok.reference.flat import flat_encoding
 
 
 class Token(NamedTuple):
@@ -41,7 +41,7 @@ class Model:
     )
 
     def __setattr__(self, name: str, value: Any) -> None:
-        # Counted like a component's (codetok._serde.CHANGES): compiled plans see it.
+        # Counted like a component's (codetok.components.base.CHANGES): compiled plans see it.
         object.__setattr__(self, name, value)
         if name not in self._DERIVED:
             CHANGES[0] += 1
@@ -63,7 +63,7 @@ class Model:
         Returns ``(ids, tokens, offsets, word ids)``. ``anchors[k]`` places piece ``k`` in
         the caller's text: an int is the original position of its first character under
         the identity alignment; otherwise an object with ``original_span(start, end)`` (a
-        :class:`~codetok.offsets.NormalizedString`). Piece ``k``'s word id is
+        :class:`~codetok.tokenizer.offsets.NormalizedString`). Piece ``k``'s word id is
         ``word_start + word_step * k``. Models with a native kernel build the lists there,
         so the Tokenizer has no per-token Python loop (DESIGN.md, "Performance rules").
 

@@ -5,7 +5,7 @@ Handles: merges by rank, ``continuing_subword_prefix``, ``end_of_word_suffix``,
 seedable rng, ``ignore_merges`` and a bounded per-piece cache. Byte-level BPE needs nothing
 special here: the ByteLevel pre-tokenizer maps bytes to the GPT-2 alphabet first, so the
 model sees ordinary chars. The loops live in a kernel: the native ``codetok._core.BpeCore``
-or its twin :class:`codetok._reference.bpe.BpeCore` (see :mod:`codetok.models._backend`);
+or its twin :class:`codetok.reference.bpe.BpeCore` (see :mod:`codetok.engine.native`);
 dropout always runs the reference loop.
 
 Not handled here: training (see ``codetok.trainers``), pre-tokenization, special tokens.
@@ -17,11 +17,11 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
-from codetok._ids import check_vocab_ids
-from codetok._reference import bpe as _kernel
+from codetok.engine import native as _backend
 from codetok.errors import ConfigurationError, FormatError, VocabularyError
-from codetok.models import _backend
+from codetok.formats.ids import check_vocab_ids
 from codetok.models.base import Model, Token
+from codetok.reference import bpe as _kernel
 
 __all__ = ["BPE"]
 

@@ -5,8 +5,8 @@ penalty (an uncovered char scores ``min_score - 10``), fusing of consecutive unk
 ``byte_fallback`` (``<0xNN>`` tokens for unknown text), n-best lists and subword
 regularization (sampling with ``alpha``, over the whole lattice or over the n-best list).
 The Viterbi loop lives in a kernel: the native ``codetok._core.UnigramCore`` or its twin
-:class:`codetok._reference.unigram.UnigramCore` (see :mod:`codetok.models._backend`);
-n-best and sampling run the loops of :mod:`codetok._reference.unigram`.
+:class:`codetok.reference.unigram.UnigramCore` (see :mod:`codetok.engine.native`);
+n-best and sampling run the loops of :mod:`codetok.reference.unigram`.
 
 Not handled here: training (see ``codetok.trainers``), normalization and the ``▁`` space
 marker (the Metaspace pre-tokenizer adds it).
@@ -19,10 +19,10 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
-from codetok._reference import unigram as _kernel
+from codetok.engine import native as _backend
 from codetok.errors import ConfigurationError, FormatError, VocabularyError
-from codetok.models import _backend
 from codetok.models.base import Model, Token
+from codetok.reference import unigram as _kernel
 
 __all__ = ["Unigram"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._ids import check_vocab_ids
 from ..errors import FormatError, VocabularyError
+from ..formats.ids import check_vocab_ids
 from .base import DictVocabModel, Token
 
 

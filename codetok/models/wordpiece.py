@@ -3,7 +3,7 @@
 A piece longer than ``max_input_chars_per_word``, or one that cannot be covered by
 vocabulary entries, becomes a single unknown token spanning the whole piece. The loop lives
 in a kernel: the native ``codetok._core.WordPieceCore`` or its twin
-:class:`codetok._reference.wordpiece.WordPieceCore` (see :mod:`codetok.models._backend`).
+:class:`codetok.reference.wordpiece.WordPieceCore` (see :mod:`codetok.engine.native`).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._ids import check_vocab_ids
+from ..engine import native as _backend
 from ..errors import FormatError, VocabularyError
-from . import _backend
+from ..formats.ids import check_vocab_ids
 from .base import DictVocabModel, Token
 
 

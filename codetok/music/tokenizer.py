@@ -32,13 +32,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._files import parse_json, read_text_file
-from ..encoding import BatchEncoding, Encoding
 from ..errors import ConfigurationError, FormatError, TrainingError, VocabularyError
+from ..formats.files import parse_json, read_text_file
 from ..models import BPE
 from ..pre_tokenizers import Metaspace
 from ..processors import TemplateProcessing
-from ..tokenizer import Tokenizer, _as_id_list, _from_pickle
+from ..tokenizer.encoding import BatchEncoding, Encoding
+from ..tokenizer.tokenizer import Tokenizer, _as_id_list, _from_pickle
 from .config import RemiConfig
 from .midi_io import read_midi
 from .remi import decode_tokens, encode_score

@@ -34,9 +34,9 @@ can load them. The phoneme tokenizer's vocabulary is fixed (``train`` refuses it
 
 from .byte_level import ByteTokenizer, byte_tokenizer
 from .chars import char_tokenizer
-from .morph_model import MorphemeModel
-from .morph_words import read_word_list
-from .morphemes import Morphemes, morpheme_tokenizer
+from .morphemes.model import MorphemeModel
+from .morphemes.pre_tokenizer import Morphemes, morpheme_tokenizer
+from .morphemes.words import read_word_list
 from .patterns import Patterns, pattern_tokenizer
 from .phonemes import phoneme_tokenizer
 from .vocab import build_vocab, count_pieces, iter_corpus, train, vocab_from_counts

@@ -3,14 +3,14 @@
 HF ``tokenizers`` has no component for rule-based words or ordered patterns, so their
 ``type`` names carry a ``codetok.`` prefix (``{"type": "codetok.Words", ...}``), which HF
 rejects clearly instead of misreading. Importing :mod:`codetok.text` adds them to the
-pre-tokenizer registry (:mod:`codetok._registry`) that :meth:`codetok.Tokenizer.from_dict`
+pre-tokenizer registry (:mod:`codetok.components.registry`) that :meth:`codetok.Tokenizer.from_dict`
 dispatches on; the registry imports :mod:`codetok.text` when a ``codetok.*`` type is
 looked up first.
 """
 
 from __future__ import annotations
 
-from .._registry import registry
+from ..components.registry import registry
 from ..pre_tokenizers import PreTokenizer
 
 P = type[PreTokenizer]

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._bytes import BYTE_TO_CHAR
 from ..decoders import ByteLevel as ByteLevelDecoder
-from ..encoding import Encoding
 from ..errors import VocabularyError
 from ..models import WordLevel
 from ..pre_tokenizers import ByteLevel, Split
 from ..pre_tokenizers import Sequence as PreSequence
-from ..tokenizer import Tokenizer, _as_id_list
+from ..tokenizer.encoding import Encoding
+from ..tokenizer.tokenizer import Tokenizer, _as_id_list
+from ..unicode.byte_alphabet import BYTE_TO_CHAR
 
 __all__ = ["ByteTokenizer", "byte_tokenizer", "BYTE_VOCAB"]
 

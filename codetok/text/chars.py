@@ -23,7 +23,7 @@ from ..errors import ConfigurationError
 from ..models import WordLevel
 from ..normalizers import NFC, Normalizer
 from ..pre_tokenizers import Split
-from ..tokenizer import Tokenizer
+from ..tokenizer.tokenizer import Tokenizer
 from .vocab import Corpus, finish
 
 __all__ = ["char_tokenizer", "CODE_POINT_PATTERN", "GRAPHEME_PATTERN"]

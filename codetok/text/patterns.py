@@ -31,9 +31,9 @@ from ..decoders import Fuse
 from ..errors import ConfigurationError, VocabularyError
 from ..models import WordLevel
 from ..normalizers import Normalizer
-from ..offsets import NormalizedString, Span
 from ..pre_tokenizers import PreTokenizer
-from ..tokenizer import Tokenizer
+from ..tokenizer.offsets import NormalizedString, Span
+from ..tokenizer.tokenizer import Tokenizer
 from ._register import register
 from .vocab import Corpus, finish
 

@@ -25,9 +25,9 @@ from typing import Any
 from ..errors import ConfigurationError, FormatError, NotFoundError, TrainingError
 from ..models import WordLevel
 from ..normalizers import Normalizer
-from ..offsets import NormalizedString
 from ..pre_tokenizers import PreTokenizer
-from ..tokenizer import Tokenizer
+from ..tokenizer.offsets import NormalizedString
+from ..tokenizer.tokenizer import Tokenizer
 
 __all__ = ["iter_corpus", "count_pieces", "vocab_from_counts", "build_vocab", "train", "finish"]
 

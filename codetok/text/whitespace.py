@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from ..models import WordLevel
 from ..normalizers import Normalizer
 from ..pre_tokenizers import WhitespaceSplit
-from ..tokenizer import Tokenizer
+from ..tokenizer.tokenizer import Tokenizer
 from .vocab import Corpus, finish
 
 __all__ = ["whitespace_tokenizer"]

@@ -35,9 +35,9 @@ import regex
 
 from ..models import WordLevel
 from ..normalizers import Normalizer
-from ..offsets import NormalizedString
 from ..pre_tokenizers import PreTokenizer
-from ..tokenizer import Tokenizer
+from ..tokenizer.offsets import NormalizedString
+from ..tokenizer.tokenizer import Tokenizer
 from ._register import register
 from .vocab import Corpus, finish
 

@@ -23,11 +23,11 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from codetok._plan import compile_counter
-from codetok.added_tokens import AddedToken
+from codetok.engine.plan import compile_counter
 from codetok.errors import ConfigurationError
 from codetok.models.base import Model
-from codetok.tokenizer import Tokenizer
+from codetok.tokenizer.added_tokens import AddedToken
+from codetok.tokenizer.tokenizer import Tokenizer
 from codetok.trainers.base import Trainer
 from codetok.trainers.corpus import count_words, iter_file_lines, resolve_files
 
@@ -56,7 +56,7 @@ class _Pieces:
         return [p for p, _, tid in self.tokenizer.pre_tokenize(text) if tid is None]
 
     def native_counter(self) -> Any:
-        """A native counter of the same pieces (``codetok._plan.compile_counter``), or None
+        """A native counter of the same pieces (``codetok.engine.plan.compile_counter``), or None
         when this tokenizer's pieces are counted in Python."""
         counter = compile_counter(self.tokenizer)
         return None if isinstance(counter, str) else counter

@@ -15,9 +15,9 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from codetok.added_tokens import AddedToken
 from codetok.errors import ConfigurationError, TrainingError
 from codetok.models.base import Model
+from codetok.tokenizer.added_tokens import AddedToken
 
 __all__ = ["Trainer", "char_counts", "build_alphabet", "progress"]
 

@@ -5,7 +5,7 @@ cut to ``limit_alphabet``) follows, sorted by code point; each word becomes a li
 ids (with ``continuing_subword_prefix`` on every char but the first and
 ``end_of_word_suffix`` on the last, such variants getting ids as they are first met); then
 the most frequent pair is merged repeatedly, with incremental pair counts and a lazy priority
-queue (:mod:`codetok._reference.bpe_train`), until the vocabulary reaches ``vocab_size`` or
+queue (:mod:`codetok.reference.bpe_train`), until the vocabulary reaches ``vocab_size`` or
 the best pair occurs fewer than ``min_frequency`` times.
 
 Tie rule: among pairs with the same count, the pair with the smallest ``(left_id, right_id)``
@@ -28,12 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from codetok._reference import bpe_train as _kernel
-from codetok.added_tokens import AddedToken
+from codetok.engine import native as _backend
 from codetok.errors import ConfigurationError
-from codetok.models import _backend
 from codetok.models.base import Model
 from codetok.models.bpe import BPE
+from codetok.reference import bpe_train as _kernel
+from codetok.tokenizer.added_tokens import AddedToken
 from codetok.trainers.base import (
     Trainer,
     _check_int,
@@ -67,7 +67,7 @@ def train_merges(
     prefix: str | None = None,
     on_merge: Callable[[int], None] | None = None,
 ) -> list[_kernel.MergeRecord]:
-    """The merge loop of :func:`codetok._reference.bpe_train.train_merges` (same result),
+    """The merge loop of :func:`codetok.reference.bpe_train.train_merges` (same result),
     run by the native kernel when the models use it.
 
     ``words`` is a list of symbol-id lists, or flat ``(symbols, offsets)`` (word ``i`` is
@@ -127,7 +127,7 @@ class BpeTrainer(Trainer):
         initial_alphabet: chars kept even when unseen (the first char of each string).
         continuing_subword_prefix: prefix of every non-initial subword (``"##"``).
         end_of_word_suffix: suffix of every word-final subword (``"</w>"``).
-        max_token_length: HF's limit on merged tokens (see :mod:`codetok._reference.bpe_train`).
+        max_token_length: HF's limit on merged tokens (see :mod:`codetok.reference.bpe_train`).
         show_progress: show a progress bar on stderr for each phase.
 
     Raises:

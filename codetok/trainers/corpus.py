@@ -177,7 +177,7 @@ def count_words(
         texts: an iterable of strings (lines, documents...), consumed once.
         pieces: turns a text into the pieces to count (e.g. a tokenizer's pre-tokenization).
             When it has a ``native_counter()`` that returns a counter (not None), that
-            counter counts instead, natively (``codetok._plan.compile_counter``).
+            counter counts instead, natively (``codetok.engine.plan.compile_counter``).
         num_workers: processes counting in parallel (1: in this process); threads for a
             native counter.
         batch_lines: texts per batch sent to a worker.

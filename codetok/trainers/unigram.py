@@ -15,9 +15,9 @@
    best-scoring pieces up to ``vocab_size``; special tokens (score 0) and, with
    ``byte_fallback``, the 256 ``<0xNN>`` pieces come first.
 
-Steps 2-4 are :func:`train_pieces`: the native loop (codetok/_native/unigram_train.cpp, on
+Steps 2-4 are :func:`train_pieces`: the native loop (codetok/_native/train/unigram_train.cpp, on
 ``num_threads`` threads) when the models run natively, else its pure-Python reference
-(:mod:`codetok._reference.unigram_train`). Both give the same pieces and scores, and training
+(:mod:`codetok.reference.unigram_train`). Both give the same pieces and scores, and training
 is deterministic: the same counts give the same model on any number of threads.
 
 Differences from SentencePiece: training runs on pre-tokenized word counts (as HF does), so
@@ -33,12 +33,12 @@ from typing import Any
 
 import numpy as np
 
-from codetok._reference import unigram_train as _kernel
-from codetok.added_tokens import AddedToken
+from codetok.engine import native as _backend
 from codetok.errors import ConfigurationError, TrainingError
-from codetok.models import _backend
 from codetok.models.base import Model
 from codetok.models.unigram import Unigram
+from codetok.reference import unigram_train as _kernel
+from codetok.tokenizer.added_tokens import AddedToken
 from codetok.trainers.base import (
     Trainer,
     _check_int,
@@ -115,7 +115,7 @@ def train_pieces(
     num_threads: int = 1,
     on_step: Callable[[int], None] | None = None,
 ) -> tuple[list[str], list[float], list[float]]:
-    """:func:`codetok._reference.unigram_train.train_pieces` (same arguments, same result),
+    """:func:`codetok.reference.unigram_train.train_pieces` (same arguments, same result),
     run by the native kernel on ``num_threads`` threads when the models use it.
 
     The native loop calls ``on_step`` at the same points as the reference, and checks for

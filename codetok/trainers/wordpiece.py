@@ -5,7 +5,7 @@
   are dropped; WordPiece encodes by greedy longest match).
 - ``scoring="likelihood"`` merges the pair with the best
   ``score(a, b) = freq(ab) / (freq(a) * freq(b))`` (see
-  :mod:`codetok._reference.wordpiece_train`), the criterion of the original WordPiece
+  :mod:`codetok.reference.wordpiece_train`), the criterion of the original WordPiece
   description. HF has no equivalent, so there is no parity for it.
 
 Not handled here: counting words, the BERT pipeline around the model (``api.py``).
@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from codetok._reference import wordpiece_train as _kernel
-from codetok.added_tokens import AddedToken
 from codetok.errors import ConfigurationError
 from codetok.models.base import Model
 from codetok.models.wordpiece import WordPiece
+from codetok.reference import wordpiece_train as _kernel
+from codetok.tokenizer.added_tokens import AddedToken
 from codetok.trainers.base import check_not_empty, progress
 from codetok.trainers.bpe import BpeTrainer
 

@@ -6,5 +6,5 @@ its native twin :mod:`.native`), and what it produces: the lexeme kinds (:mod:`.
 and the :class:`~.lexemes.Lexemes` arrays (:mod:`.lexemes`).
 
 Nothing here imports the router (:mod:`codetok.code.routing`), the code tokenizer or its
-uses (:mod:`codetok.code.uses`); ``tests/test_code_layout.py`` checks it.
+uses (:mod:`codetok.code.applications`); ``tests/code/test_code_layout.py`` checks it.
 """

@@ -35,8 +35,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from ...engine import native as _backend
 from ...errors import ConfigurationError, ParseLimitError
-from ...models import _backend
 
 __all__ = ["ParseBudget", "DEFAULT_BUDGET", "parse_tree", "limit_error"]
 

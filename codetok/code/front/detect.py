@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 import re
 
+from ...engine import native as _backend
 from ...errors import LanguageError, ParseLimitError
-from ...models import _backend
 from .budget import DEFAULT_BUDGET, ParseBudget, parse_tree
 from .languages import available_languages, get_grammar, grammar_specs
 from .native import native_lexer

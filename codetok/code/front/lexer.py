@@ -30,8 +30,8 @@ import re
 
 import numpy as np
 
+from ...engine import native as _backend
 from ...errors import InputError
-from ...models import _backend
 from .budget import DEFAULT_BUDGET, ParseBudget, limit_error, parse_tree
 from .detect import detect_language
 from .grammar import (

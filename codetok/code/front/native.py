@@ -1,4 +1,4 @@
-"""The native lexer (codetok/_native/code_lexer.hpp, code_columns.hpp): source -> lexeme
+"""The native lexer (codetok/_native/code/code_lexer.hpp, code_columns.hpp): source -> lexeme
 columns in one call.
 
 :func:`native_lexer` gives, per grammar, the ``_core.LexPlan`` that parses a file with the
@@ -16,7 +16,7 @@ bytes is blank.
 It is used only when its trees are the Python lexer's trees: the runtime compiled into the
 extension is the installed ``tree-sitter`` bindings' version, and the grammar came from a
 grammar package (whose language capsule both parse with). Otherwise, and with native plans
-switched off (``codetok._plan.use_plans``) or the pure-Python backend, the Python lexer runs.
+switched off (``codetok.engine.plan.use_plans``) or the pure-Python backend, the Python lexer runs.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import re
 from importlib import metadata
 from typing import Any
 
-from ... import _plan
-from ...models import _backend
+from ...engine import native as _backend
+from ...engine import plan as _plan
 from .grammar import Grammar, text_kind
 from .layout import _EXTRA_BLANKS
 

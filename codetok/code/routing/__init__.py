@@ -8,6 +8,6 @@ statistical word model of :mod:`.segmenter`), other text cut by :mod:`.pieces`. 
 encode in one native call.
 
 The router reads the front end (:mod:`codetok.code.front`) and imports nothing from the
-code tokenizer or its uses (:mod:`codetok.code.uses`); ``tests/test_code_layout.py`` checks
+code tokenizer or its uses (:mod:`codetok.code.applications`); ``tests/code/test_code_layout.py`` checks
 it.
 """

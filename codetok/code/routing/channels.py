@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._bytes import CHAR_TO_BYTE, bytes_to_unicode, unicode_to_bytes
 from ...errors import VocabularyError
-from ...tokenizer import Tokenizer
+from ...tokenizer.tokenizer import Tokenizer
+from ...unicode.byte_alphabet import CHAR_TO_BYTE, bytes_to_unicode, unicode_to_bytes
 from .cache import BoundedCache
 
 __all__ = ["Channel", "WORDPIECE_PREFIX"]

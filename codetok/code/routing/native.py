@@ -1,6 +1,6 @@
 """The native router of a :class:`~codetok.code.CodeTokenizer`: lexemes -> ids in one call.
 
-:func:`compile_router` builds ``_core.CodeRouter`` (codetok/_native/code_router.hpp) from a
+:func:`compile_router` builds ``_core.CodeRouter`` (codetok/_native/code/code_router.hpp) from a
 code tokenizer's channels and router options for one language; :func:`run_router` routes and
 encodes one file's lexemes with it. It gives the units and ids that :func:`~.router.route`
 and the channels' ``encode`` give (the specification, and what the tests compare it with).
@@ -14,7 +14,7 @@ are split by :func:`~.identifiers.split_identifier` on a callback.
 What takes the Python router instead (:func:`compile_router` says why): whitespace
 normalization, statistical identifier splitting, a channel whose model is not a
 native byte-level BPE (WordPiece, Unigram, BPE with dropout), native plans switched off
-(``codetok._plan.use_plans``) or the pure-Python backend.
+(``codetok.engine.plan.use_plans``) or the pure-Python backend.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import regex
 
-from ... import _plan
-from ..._bytes import BYTE_TO_CHAR
-from ...models import _backend
+from ...engine import native as _backend
+from ...engine import plan as _plan
 from ...models.bpe import BPE
+from ...unicode.byte_alphabet import BYTE_TO_CHAR
 from ..front.kinds import LexemeKind
 from .comments import find_sections
 from .identifiers import _FUNCTION_WORDS, _PROTECTED, _SUFFIXES, DIGIT_STEMS, split_identifier

@@ -32,7 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..._registry import registry
+from ...components.registry import registry
 from ...errors import ConfigurationError, FormatError, VocabularyError
 from ...models.base import DictVocabModel, Token
 from .arpabet import STRESSED_PHONEMES, convert, phoneme_symbols

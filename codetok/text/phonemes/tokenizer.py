@@ -26,7 +26,7 @@ from ...errors import ConfigurationError
 from ...normalizers import NFKD, Normalizer, StripAccents
 from ...normalizers import Sequence as NormalizerSequence
 from ...pre_tokenizers import Split
-from ...tokenizer import Tokenizer
+from ...tokenizer.tokenizer import Tokenizer
 from .arpabet import phoneme_symbols
 from .lexicon import Lexicon
 from .model import Phonemes

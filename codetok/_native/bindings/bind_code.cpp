@@ -1,0 +1,552 @@
+// Python binding of the code router (code_router.hpp): ``_core.CodeRouter``, built by
+// codetok/code/routing/native.py from a CodeTokenizer's channels and router options.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+#include "bindings/bind_bpe.hpp"
+#include "bindings/bind_common.hpp"
+#include "code/code_columns.hpp"
+#include "code/code_lexer.hpp"
+#include "code/code_router.hpp"
+
+namespace codetok {
+namespace bind {
+namespace {
+
+using codetok::code::ChannelSpec;
+using codetok::code::CodeRouter;
+using codetok::code::RouterSpec;
+
+std::vector<std::string> strings_of(const py::handle& seq) {
+    std::vector<std::string> out;
+    for (py::handle s : seq) out.push_back(py::cast<std::string>(s));
+    return out;
+}
+
+// ``(bpe_core, offset, unk_id, byte_ids, byte_chars, token_bytes)``: see ChannelSpec; None:
+// no model (the router only counts pieces).
+ChannelSpec channel_of(const py::object& spec) {
+    if (spec.is_none()) return ChannelSpec{};  // a router that only counts
+    const py::tuple t = spec.cast<py::tuple>();
+    if (t.size() != 6) throw py::value_error("a channel is a 6-tuple");
+    ChannelSpec c;
+    c.kernel = t[0].cast<const BpeCore&>().kernel();
+    c.offset = t[1].cast<int32_t>();
+    c.unk_id = t[2].cast<int32_t>();
+    const py::list byte_ids = t[3].cast<py::list>();
+    const std::vector<Cp> chars = cps_of(t[4]);
+    if (byte_ids.size() != 256 || chars.size() != 256)
+        throw py::value_error("a channel needs 256 byte ids and 256 byte chars");
+    for (size_t b = 0; b < 256; ++b) {
+        c.byte_ids[b] = byte_ids[b].cast<int32_t>();
+        if (c.byte_ids[b] < 0) throw py::value_error("a channel needs a token for every byte");
+        c.byte_char[b] = chars[b];
+    }
+    c.bytes_off.push_back(0);
+    for (py::handle tb : t[5]) {
+        c.bytes_blob += py::cast<std::string>(tb);
+        c.bytes_off.push_back(static_cast<uint32_t>(c.bytes_blob.size()));
+    }
+    return c;
+}
+
+RouterSpec spec_of(const py::dict& d) {
+    RouterSpec s;
+    const int digits = d["digits"].cast<int>();
+    if (digits < 0 || digits > 2) throw py::value_error("digits must be 0, 1 or 2");
+    s.digits = static_cast<codetok::code::Digits>(digits);
+    const long long cap = d["max_piece"].cast<long long>();
+    if (cap < 1) throw py::value_error("max_piece must be positive");
+    s.cap = static_cast<size_t>(cap);
+    s.lengths = d["lengths"].cast<std::vector<int64_t>>();
+    s.lossless = d["lossless"].cast<bool>();
+    s.split_identifiers = d["split_identifiers"].cast<bool>();
+    s.comment_markers = d["comment_markers"].cast<bool>();
+    s.drop_comments = d["drop_comments"].cast<bool>();
+    s.drop_docstrings = d["drop_docstrings"].cast<bool>();
+    s.fold_whitespace = d["fold_whitespace"].cast<bool>();
+    s.join_punctuation = d["join_punctuation"].cast<bool>();
+    s.fold_blank_lines = d["fold_blank_lines"].cast<bool>();
+    s.indent = d["indent"].cast<int32_t>();
+    s.dedent = d["dedent"].cast<int32_t>();
+    s.comment_open = d["comment_open"].cast<int32_t>();
+    s.comment_close = d["comment_close"].cast<int32_t>();
+    s.doc_open = d["doc_open"].cast<int32_t>();
+    s.doc_close = d["doc_close"].cast<int32_t>();
+    s.nl = d["nl"].cast<int32_t>();
+    s.crlf = d["crlf"].cast<int32_t>();
+    s.cr = d["cr"].cast<int32_t>();
+    for (auto item : d["keywords"].cast<py::dict>()) {
+        const std::vector<Cp> kw = cps_of(item.first);
+        s.keywords.emplace(std::u32string(kw.begin(), kw.end()), item.second.cast<int32_t>());
+    }
+    return s;
+}
+
+// The Python splitter of non-ASCII identifiers: ``fn(name) -> piece lengths`` (called
+// without the GIL: the router releases it).
+bool python_split(void* ctx, const Cp* s, size_t n, std::vector<uint32_t>& lens) {
+    py::gil_scoped_acquire gil;
+    PyObject* name = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s, static_cast<Py_ssize_t>(n));
+    if (name == nullptr) return false;
+    PyObject* got = PyObject_CallOneArg(static_cast<PyObject*>(ctx), name);
+    Py_DECREF(name);
+    if (got == nullptr) return false;
+    size_t total = 0;
+    bool ok = true;
+    try {
+        for (py::handle v : py::reinterpret_steal<py::object>(got)) {
+            const long long k = v.cast<long long>();
+            if (k < 1) throw py::value_error("identifier pieces must not be empty");
+            lens.push_back(static_cast<uint32_t>(k));
+            total += static_cast<size_t>(k);
+        }
+        if (total != n) throw py::value_error("identifier pieces must tile the identifier");
+    } catch (py::error_already_set& e) {
+        e.restore();
+        ok = false;
+    } catch (py::builtin_exception& e) {
+        e.set_error();
+        ok = false;
+    }
+    return ok;
+}
+
+template <class T>
+const T* column(const py::array_t<T, py::array::c_style | py::array::forcecast>& a, size_t n,
+                const char* what) {
+    if (a.ndim() != 1 || static_cast<size_t>(a.shape(0)) != n)
+        throw py::value_error(std::string(what) + " must be 1-d with one entry per item");
+    return a.data();
+}
+
+template <class T>
+using Column = py::array_t<T, py::array::c_style | py::array::forcecast>;
+
+// Route one file's lexemes with ``router`` into ``out`` (encoded, or counted when
+// ``out.count`` is set), the GIL released while it runs.
+void route_file(const CodeRouter& router, const py::str& text, bool from_bytes,
+                const Column<uint8_t>& kinds, const Column<int64_t>& starts,
+                const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
+                const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
+                const py::object& split, codetok::code::CodeRouted& out) {
+    const size_t count = static_cast<size_t>(kinds.size());
+    codetok::code::LexemeView lx{column(kinds, count, "kinds"), column(starts, count, "starts"),
+                                 column(ends, count, "ends"), count};
+    const size_t n_cuts = static_cast<size_t>(doc_lex.size());
+    codetok::code::DocCuts cuts{column(doc_lex, n_cuts, "doc_lex"),
+                                column(doc_off, n_cuts, "doc_off"),
+                                column(doc_id, n_cuts, "doc_id"), n_cuts};
+    const StrView v = str_view(text.ptr());
+    for (size_t i = 0; i < count; ++i)
+        if (lx.starts[i] < 0 || lx.ends[i] < lx.starts[i] || static_cast<size_t>(lx.ends[i]) > v.n)
+            throw py::value_error("lexeme spans must lie inside the text");
+    bool ok = true;
+    {
+        py::gil_scoped_release nogil;  // ``text`` and the arrays stay alive: the caller's
+        with_units(v, [&](auto* t, size_t n) {
+            ok = router.run(t, n, from_bytes, lx, cuts, python_split, split.ptr(), out);
+        });
+    }
+    if (!ok) throw py::error_already_set();
+}
+
+// The blocks of ``c`` as one new ``int64`` array (each block freed once copied).
+template <class T>
+py::array_t<int64_t> chunked_to_array(codetok::Chunked<T>& c) {
+    py::array_t<int64_t> a(static_cast<py::ssize_t>(c.size()));
+    c.move_to(a.mutable_data());
+    return a;
+}
+
+py::object run_router(const CodeRouter& router, const py::str& text, bool from_bytes,
+                      const Column<uint8_t>& kinds, const Column<int64_t>& starts,
+                      const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
+                      const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
+                      const py::object& split, bool lean) {
+    codetok::code::CodeRouted out;
+    out.lean = lean;
+    route_file(router, text, from_bytes, kinds, starts, ends, doc_lex, doc_off, doc_id, split,
+               out);
+    if (lean) {
+        py::array_t<int64_t> ids = chunked_to_array(out.lean_ids);
+        return py::make_tuple(ids, chunked_to_array(out.lean_lex));
+    }
+    const size_t units = out.unit_start.size(), tokens = out.ids.size();
+    return py::make_tuple(
+        move_to_array(std::move(out.ids), tokens, 1), move_to_array(std::move(out.tok_unit), tokens, 1),
+        move_to_array(std::move(out.unit_start), units, 1),
+        move_to_array(std::move(out.unit_end), units, 1),
+        move_to_array(std::move(out.unit_lex), units, 1),
+        move_to_array(std::move(out.tok_lex), tokens, 1),
+        move_to_array(std::move(out.byte_spans), tokens, 2),
+        move_to_array(std::move(out.char_spans), tokens, 2),
+        move_to_array(std::move(out.lines), tokens, 1));
+}
+
+// The pieces of many files, counted by a router (the code trainers' corpus pass): code
+// and comment pieces apart, or together.
+class CodeCounts {
+  public:
+    explicit CodeCounts(bool separate) : separate_(separate) {}
+
+    // Route one file's lexemes (as ``run_router``) and count its pieces.
+    void add(const CodeRouter& router, const py::str& text, bool from_bytes,
+             const Column<uint8_t>& kinds, const Column<int64_t>& starts,
+             const Column<int64_t>& ends, const Column<int64_t>& doc_lex,
+             const Column<int64_t>& doc_off, const Column<int32_t>& doc_id,
+             const py::object& split) {
+        codetok::code::CodeRouted out;
+        out.count = {&code_, separate_ ? &comment_ : &code_};
+        route_file(router, text, from_bytes, kinds, starts, ends, doc_lex, doc_off, doc_id,
+                   split, out);
+    }
+
+    // ``(code counts, comment counts)`` as dicts (the comment dict is empty unless the
+    // counts are separate).
+    py::tuple counts() const { return py::make_tuple(counts_dict(code_), counts_dict(comment_)); }
+
+  private:
+    bool separate_;
+    codetok::PieceCounts code_, comment_;
+};
+
+#ifdef CODETOK_TREE_SITTER
+using codetok::code::WalkTables;
+
+// ``(roles, type_index, doc_body, doc_parents, comment_named, statement, doc_string)``:
+// per kind id (see WalkTables); ``doc_body`` None: the grammar has no docstring rule.
+WalkTables walk_tables(const py::tuple& t) {
+    if (t.size() != 7) throw py::value_error("walk tables are a 7-tuple");
+    WalkTables g;
+    g.roles = t[0].cast<std::vector<uint8_t>>();
+    g.type_index = t[1].cast<std::vector<uint16_t>>();
+    const size_t n = g.roles.size();
+    if (n < 2 || g.type_index.size() != n) throw py::value_error("roles and type_index differ");
+    g.docstrings = !t[2].is_none();
+    if (g.docstrings) {
+        g.doc_body = t[2].cast<std::vector<uint8_t>>();
+        g.doc_parents = t[3].cast<std::vector<std::vector<uint16_t>>>();
+    } else {
+        g.doc_body.assign(n, 0);
+        g.doc_parents.assign(n, {});
+    }
+    g.comment_named = t[4].cast<std::vector<uint8_t>>();
+    g.statement = t[5].cast<std::vector<uint8_t>>();
+    g.doc_string = t[6].cast<std::vector<uint8_t>>();
+    for (const auto* v : {&g.doc_body, &g.comment_named, &g.statement, &g.doc_string})
+        if (v->size() != n) throw py::value_error("every walk table needs one entry per kind id");
+    if (g.doc_parents.size() != n) throw py::value_error("doc_parents needs one entry per kind id");
+    return g;
+}
+
+// What one parse reads: a grammar package's language (its capsule) and the source bytes,
+// of which the parser gets ``data[base:]`` (at most 4 GiB).
+struct ParseInput {
+    const TSLanguage* language;
+    const char* data;
+    size_t size;
+};
+
+ParseInput parse_input(const py::capsule& language, const py::bytes& data, size_t base) {
+    const auto* lang = static_cast<const TSLanguage*>(
+        PyCapsule_GetPointer(language.ptr(), "tree_sitter.Language"));
+    if (lang == nullptr) throw py::error_already_set();
+    char* buf = nullptr;
+    Py_ssize_t size = 0;
+    if (PyBytes_AsStringAndSize(data.ptr(), &buf, &size) < 0) throw py::error_already_set();
+    const size_t total = static_cast<size_t>(size);
+    if (base > total) throw py::value_error("base lies past the data");
+    if (total - base > UINT32_MAX) throw py::value_error("source over 4 GiB");
+    return ParseInput{lang, buf, total};
+}
+
+constexpr const char* kNoParse = "tree-sitter could not parse with this language (ABI version)";
+
+// ``_core.ParseStopped(reason, offset, seconds, peak_bytes)``: a parse went past its budget
+// (``reason`` "time" or "memory"); codetok/code/front/budget.py names the file and limit.
+PyObject* g_parse_stopped = nullptr;
+
+codetok::code::ParseLimits parse_limits(double seconds, uint64_t max_bytes) {
+    if (!(seconds >= 0)) throw py::value_error("seconds must be >= 0 (0: no limit)");
+    return codetok::code::ParseLimits{seconds, max_bytes};
+}
+
+// Raises what a parse that gave no tree means.
+[[noreturn]] void parse_failed(const codetok::code::ParseReport& report) {
+    using codetok::code::ParseStatus;
+    if (report.status == ParseStatus::over_time || report.status == ParseStatus::over_memory) {
+        py::tuple args = py::make_tuple(
+            report.status == ParseStatus::over_time ? "time" : "memory", report.offset,
+            report.seconds, report.peak_bytes);
+        PyErr_SetObject(g_parse_stopped, args.ptr());
+        throw py::error_already_set();
+    }
+    throw py::value_error(kNoParse);
+}
+
+// Parse and walk one file: ``(records (n, 6), blocks (m, 4), root kind id, root end byte,
+// has_error)``; see code_lexer.hpp. A record is ``(start, end, kid, parent, flags, context
+// sign)``, string runs merged: ``_merge_runs(_walk(...))`` in codetok/code/front/lexer.py.
+py::tuple walk(const WalkTables& g, const py::capsule& language, const py::bytes& body,
+               double seconds, uint64_t max_bytes) {
+    const ParseInput in = parse_input(language, body, 0);
+    const codetok::code::ParseLimits limits = parse_limits(seconds, max_bytes);
+    codetok::code::WalkResult out;
+    codetok::code::ParseReport report;
+    bool ok;
+    {
+        py::gil_scoped_release nogil;
+        ok = codetok::code::walk_source(in.language, in.data, static_cast<uint32_t>(in.size), g,
+                                        limits, out, report);
+    }
+    if (!ok) parse_failed(report);
+    std::vector<int64_t> records;
+    const size_t m = out.records.size();
+    records.reserve(6 * m);
+    for (size_t i = 0; i < m; ++i) {
+        const auto& r = out.records[i];
+        const int64_t e = i + 1 < m ? int64_t{out.records[i + 1].s} : out.end;
+        records.insert(records.end(), {int64_t{r.s}, e, int64_t{r.kid}, int64_t{r.par},
+                                       int64_t{r.fl}, int64_t{r.ctx}});
+    }
+    return py::make_tuple(to_array(records, out.records.size(), 6),
+                          to_array(out.blocks, out.blocks.size() / 4, 4), out.root_kid,
+                          out.root_end, out.has_error);
+}
+using codetok::code::ColumnTables;
+using codetok::code::DocPattern;
+
+// The whole native lexer of one grammar: the walk's tables, the column tables and the
+// Python functions of the rare questions (see code_columns.hpp).
+struct LexPlan {
+    WalkTables walk;
+    ColumnTables columns;
+    py::object text_kind, is_doc, blank;  // (bytes) -> int / bool / bool
+};
+
+// ``(leaf_kinds, by_parent, doc)``: ``by_parent`` a dict ``(kid, parent type) -> kind``;
+// ``doc``: None (no documentation comment patterns), or a list of ``(literal, forbidden)``
+// pairs, or True (patterns Python must answer).
+ColumnTables column_tables(const py::tuple& t, size_t kinds) {
+    if (t.size() != 3) throw py::value_error("column tables are a 3-tuple");
+    ColumnTables g;
+    g.leaf_kinds = t[0].cast<std::vector<uint8_t>>();
+    if (g.leaf_kinds.size() != kinds) throw py::value_error("leaf_kinds needs one entry per kind id");
+    g.has_by_parent.assign(kinds, 0);
+    for (auto item : t[1].cast<py::dict>()) {
+        const auto key = item.first.cast<std::pair<int64_t, int64_t>>();
+        if (key.first < 0 || static_cast<size_t>(key.first) >= kinds || key.second < 0 ||
+            key.second > 0xFFFF)
+            throw py::value_error("by_parent keys are (kind id, parent type index)");
+        g.by_parent[static_cast<uint32_t>(key.first << 16 | key.second)] = item.second.cast<uint8_t>();
+        g.has_by_parent[key.first] = 1;
+    }
+    if (!t[2].is_none()) {
+        g.comment_doc = true;
+        if (!py::isinstance<py::bool_>(t[2])) {
+            g.doc_patterns_native = true;
+            for (py::handle p : t[2]) {
+                const auto pair = p.cast<std::pair<std::string, std::string>>();
+                g.doc_patterns.push_back(DocPattern{pair.first, pair.second});
+            }
+        }
+    }
+    return g;
+}
+
+// A Python answer for the columns: ``fn(bytes)`` as an int (-1: it raised).
+int ask(void* ctx, py::object LexPlan::*fn, const char* s, size_t n) {
+    py::gil_scoped_acquire gil;
+    try {
+        py::object got = (static_cast<LexPlan*>(ctx)->*fn)(py::bytes(s, n));
+        return py::int_(got).cast<int>();
+    } catch (py::error_already_set& e) {
+        e.restore();
+    } catch (py::builtin_exception& e) {  // an answer that is no int
+        e.set_error();
+    }
+    return -1;
+}
+
+int ask_text_kind(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::text_kind, s, n); }
+int ask_is_doc(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::is_doc, s, n); }
+int ask_blank(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::blank, s, n); }
+
+// Lex one file: parse ``data[base:]``, walk, build the columns. ``text``: the source as
+// char spans index it. Returns the 10 columns (kinds, node_types, parent_types, byte
+// starts, byte ends, char starts, char ends, lines, cols, flags) and has_error; when the
+// lexemes tile the source (always, see ``Lexemes.check``) the starts have n + 1 entries and
+// the ends are None.
+py::tuple lex_file(LexPlan& plan, const py::capsule& language, const py::bytes& data,
+                   size_t base, const py::str& text, bool from_bytes, double seconds,
+                   uint64_t max_bytes) {
+    const ParseInput in = parse_input(language, data, base);
+    const codetok::code::ParseLimits limits = parse_limits(seconds, max_bytes);
+    codetok::code::ParseReport report;
+    const StrView v = str_view(text.ptr());
+    codetok::code::TextView tv{v.kind, v.data, v.n, from_bytes};
+    codetok::code::ColumnCallbacks cb{&plan, ask_text_kind, ask_is_doc, ask_blank};
+    codetok::code::WalkResult walked;
+    codetok::code::LexColumns c;
+    bool parsed = false, built = false;
+    {
+        py::gil_scoped_release nogil;
+        parsed = codetok::code::walk_source(in.language, in.data + base,
+                                            static_cast<uint32_t>(in.size - base), plan.walk,
+                                            limits, walked, report);
+        if (parsed)
+            built = codetok::code::build_columns(walked, plan.walk, plan.columns, in.data, in.size,
+                                                 base, tv, cb, c);
+    }
+    if (!parsed) parse_failed(report);
+    if (!built) throw py::error_already_set();
+    const bool has_error = walked.has_error;
+    walked = codetok::code::WalkResult();
+    const size_t n = c.kinds.size();
+    // Lexemes tile the source, so each end is the next start: the starts then come as one
+    // (n + 1) array whose two views are starts and ends, and ends as None.
+    const auto tiles = [n](const std::vector<int64_t>& s, const std::vector<int64_t>& e,
+                           int64_t last) {
+        for (size_t i = 0; i + 1 < n; ++i)
+            if (e[i] != s[i + 1]) return false;
+        return n == 0 || e[n - 1] == last;
+    };
+    py::object bs, be, cs, ce;
+    if (tiles(c.bs, c.be, static_cast<int64_t>(in.size)) &&
+        tiles(c.cs, c.ce, static_cast<int64_t>(v.n))) {
+        c.be = {};
+        c.ce = {};
+        c.bs.push_back(static_cast<int64_t>(in.size));
+        c.cs.push_back(static_cast<int64_t>(v.n));
+        bs = move_to_array(std::move(c.bs), n + 1, 1);
+        cs = move_to_array(std::move(c.cs), n + 1, 1);
+        be = ce = py::none();
+    } else {
+        bs = move_to_array(std::move(c.bs), n, 1);
+        be = move_to_array(std::move(c.be), n, 1);
+        cs = move_to_array(std::move(c.cs), n, 1);
+        ce = move_to_array(std::move(c.ce), n, 1);
+    }
+    return py::make_tuple(
+        move_to_array(std::move(c.kinds), n, 1), move_to_array(std::move(c.types), n, 1),
+        move_to_array(std::move(c.parents), n, 1), bs, be, cs, ce,
+        move_to_array(std::move(c.lines), n, 1), move_to_array(std::move(c.cols), n, 1),
+        move_to_array(std::move(c.flags), n, 1), has_error);
+}
+#endif
+
+}  // namespace
+
+void bind_code(py::module_& m) {
+#ifdef CODETOK_TREE_SITTER
+    m.attr("TREE_SITTER_VERSION") = CODETOK_TREE_SITTER;
+    py::class_<LexPlan>(m, "LexPlan")
+        .def(py::init([](const py::tuple& walk, const py::tuple& columns, py::object text_kind,
+                         py::object is_doc, py::object blank) {
+                 auto plan = std::make_unique<LexPlan>();
+                 plan->walk = walk_tables(walk);
+                 plan->columns = column_tables(columns, plan->walk.roles.size());
+                 plan->text_kind = std::move(text_kind);
+                 plan->is_doc = std::move(is_doc);
+                 plan->blank = std::move(blank);
+                 return plan;
+             }),
+             py::arg("walk"), py::arg("columns"), py::arg("text_kind"), py::arg("is_doc"),
+             py::arg("blank"))
+        .def("walk", [](const LexPlan& plan, const py::capsule& language, const py::bytes& body,
+                        double seconds, uint64_t max_bytes) {
+                 return walk(plan.walk, language, body, seconds, max_bytes);
+             }, py::arg("language"), py::arg("body"), py::arg("seconds") = 0.0,
+             py::arg("max_bytes") = 0,
+             "Parse (within ``seconds`` and ``max_bytes`` of parser memory; 0: no limit) and "
+             "walk one file: (records, blocks, root kind id, root end, has_error).")
+        .def("lex", &lex_file, py::arg("language"), py::arg("data"), py::arg("base"),
+             py::arg("text"), py::arg("from_bytes"), py::arg("seconds") = 0.0,
+             py::arg("max_bytes") = 0,
+             "Lex one file (the parse within ``seconds`` and ``max_bytes`` of parser memory; "
+             "0: no limit): the 10 lexeme columns and has_error; ParseStopped past a limit.");
+    m.def("error_bytes",
+          [](const py::capsule& language, const py::bytes& data, double seconds,
+             uint64_t max_bytes) {
+              const ParseInput in = parse_input(language, data, 0);
+              const codetok::code::ParseLimits limits = parse_limits(seconds, max_bytes);
+              codetok::code::ParseReport report;
+              uint64_t total = 0;
+              bool ok;
+              {
+                  py::gil_scoped_release nogil;
+                  ok = codetok::code::error_bytes(in.language, in.data,
+                                                  static_cast<uint32_t>(in.size), limits, total,
+                                                  report);
+              }
+              if (!ok) parse_failed(report);
+              return total;
+          },
+          py::arg("language"), py::arg("data"), py::arg("seconds") = 0.0,
+          py::arg("max_bytes") = 0,
+          "Bytes inside ERROR nodes plus one per MISSING node of ``data`` (parsed within "
+          "``seconds`` and ``max_bytes``; ParseStopped past them).");
+    m.def("parse_report",
+          [](const py::capsule& language, const py::bytes& data, double seconds,
+             uint64_t max_bytes) {
+              const ParseInput in = parse_input(language, data, 0);
+              const codetok::code::ParseLimits limits = parse_limits(seconds, max_bytes);
+              codetok::code::ParseReport report;
+              {
+                  py::gil_scoped_release nogil;
+                  codetok::code::ParseArena arena;
+                  codetok::code::ArenaScope scope(arena);
+                  arena.parse(in.language, in.data, static_cast<uint32_t>(in.size), limits,
+                              report);
+              }
+              static const char* names[] = {"ok", "no_language", "time", "memory"};
+              return py::make_tuple(names[static_cast<int>(report.status)], report.seconds,
+                                    report.peak_bytes, report.offset);
+          },
+          py::arg("language"), py::arg("data"), py::arg("seconds") = 0.0,
+          py::arg("max_bytes") = 0,
+          "Parse ``data`` alone, as the lexer does (within ``seconds`` and ``max_bytes``), "
+          "and say how it went: (status, seconds, peak bytes of its arena, offset reached); "
+          "status is 'ok', 'no_language', 'time' or 'memory'. For benchmarks and budgets.");
+    g_parse_stopped = PyErr_NewException("codetok._core.ParseStopped", PyExc_RuntimeError, nullptr);
+    if (g_parse_stopped == nullptr) throw py::error_already_set();
+    m.add_object("ParseStopped", py::reinterpret_borrow<py::object>(g_parse_stopped));
+    codetok::code::install_parse_allocator();
+#else
+    m.attr("TREE_SITTER_VERSION") = py::none();
+#endif
+    py::class_<CodeRouter>(m, "CodeRouter")
+        .def(py::init([](const py::dict& spec, const py::tuple& rules, const py::bytes& classes,
+                         const py::object& code, const py::object& comment) {
+                 if (rules.size() != 4) throw py::value_error("rules is a 4-tuple of word lists");
+                 codetok::code::IdentifierRules r(strings_of(rules[0]), strings_of(rules[1]),
+                                                  strings_of(rules[2]), strings_of(rules[3]));
+                 const std::string table = classes;
+                 if (table.size() != 0x110000)
+                     throw py::value_error("classes must have one byte per code point");
+                 return new CodeRouter(spec_of(spec), std::move(r),
+                                       std::vector<uint8_t>(table.begin(), table.end()),
+                                       channel_of(code), channel_of(comment));
+             }),
+             py::arg("spec"), py::arg("rules"), py::arg("classes"), py::arg("code"),
+             py::arg("comment"))
+        .def("run", &run_router, py::arg("text"), py::arg("from_bytes"), py::arg("kinds"),
+             py::arg("starts"), py::arg("ends"), py::arg("doc_lex"), py::arg("doc_off"),
+             py::arg("doc_id"), py::arg("split"), py::arg("lean") = false,
+             "Route and encode one file's lexemes: (ids, token unit, unit start, unit end, "
+             "unit lexeme, token lexeme, byte spans, char spans, lines) arrays; with "
+             "``lean``, only (ids, token lexeme) as int64 arrays.");
+    py::class_<CodeCounts>(m, "CodeCounts")
+        .def(py::init<bool>(), py::arg("separate"))
+        .def("add", &CodeCounts::add, py::arg("router"), py::arg("text"), py::arg("from_bytes"),
+             py::arg("kinds"), py::arg("starts"), py::arg("ends"), py::arg("doc_lex"),
+             py::arg("doc_off"), py::arg("doc_id"), py::arg("split"))
+        .def("counts", &CodeCounts::counts);
+}
+
+}  // namespace bind
+}  // namespace codetok

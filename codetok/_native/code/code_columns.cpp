@@ -1,0 +1,366 @@
+// See code_columns.hpp. Each step names the Python code it repeats.
+#include "code/code_columns.hpp"
+
+#include "code/code_kinds.hpp"
+
+#ifdef CODETOK_TREE_SITTER
+
+#include <algorithm>
+
+namespace codetok {
+namespace code {
+namespace {
+
+using Rec = WalkRecord;
+
+// Byte classes of ``split_gaps``: 0 "\n", 1 "\r", 2 blank, 3 other, 4 backslash.
+inline int byte_class(unsigned char b) {
+    switch (b) {
+        case 10:
+            return 0;
+        case 13:
+            return 1;
+        case 32:
+        case 9:
+        case 11:
+        case 12:
+            return 2;
+        case 92:
+            return 4;
+        default:
+            return 3;
+    }
+}
+
+class Builder {
+  public:
+    Builder(const WalkTables& walk, const ColumnTables& g, const char* data, size_t total,
+            size_t base, const ColumnCallbacks& cb, LexColumns& out)
+        : walk_(walk), g_(g), total_(total), base_(base), cb_(cb), out_(out),
+          body_(data + base), gap_(static_cast<int64_t>(walk.roles.size()) - 2) {}
+
+    bool records(WalkResult& w) {
+        // The walk's records (string runs merged by the walk), then the bytes after the
+        // root node as a gap. Record ``i`` ends where ``i + 1`` starts, the last at ``end``.
+        const int64_t body_n = static_cast<int64_t>(total_ - base_);
+        std::vector<Rec>& recs = w.records;
+        const int64_t covered = recs.empty() ? 0 : w.end;
+        int64_t end = covered;
+        if (body_n > covered) {
+            const int64_t root = std::min<int64_t>(w.root_kid, gap_ + 1);
+            recs.push_back(Rec{static_cast<uint32_t>(covered), static_cast<uint16_t>(gap_),
+                               static_cast<uint16_t>(walk_.type_index[root]), 0, 0});
+            end = body_n;
+        }
+        const size_t m = recs.size();
+        auto end_of = [&](size_t i) -> int64_t { return i + 1 < m ? recs[i + 1].s : end; };
+        // The lexemes to come: one per record, a gap as many as it splits into (counted
+        // with the "\r" a comment before it may hand it, so never too few).
+        size_t count = base_ ? 1 : 0;
+        for (size_t i = 0; i < m; ++i) {
+            const Rec& r = recs[i];
+            if (r.ctx != 0 || r.kid != gap_) {
+                ++count;
+                continue;
+            }
+            const bool cr = i > 0 && r.s > 0 && body_[r.s - 1] == '\r' &&
+                            !(recs[i - 1].ctx == 0 && recs[i - 1].kid == gap_);
+            count += gap_pieces(cr ? r.s - 1 : r.s, end_of(i));
+        }
+        out_.reserve(count);
+        if (base_) push(kWhitespace, 0, 0, 0, 0, static_cast<int64_t>(base_));
+        // Reference: ``_records_to_columns``: kinds, then the comment "\r" fix, then gaps.
+        for (size_t i = 0; i < m; ++i) {
+            Rec& r = recs[i];
+            int64_t e = end_of(i);
+            if (r.ctx == 0 && r.kid == gap_) {
+                if (!split_gap(r, e)) return false;
+                continue;
+            }
+            int kind = g_.leaf_kinds[r.kid];
+            if (r.ctx > 0) kind = kString;
+            if (r.ctx < 0) kind = kDocstring;
+            if (r.ctx == 0) {
+                if (kind == kTextDefined) {
+                    kind = cb_.text_kind(cb_.ctx, body_ + r.s, static_cast<size_t>(e - r.s));
+                    if (kind < 0) return false;
+                }
+                if (g_.has_by_parent[r.kid]) {
+                    auto it = g_.by_parent.find(static_cast<uint32_t>(r.kid) << 16 | r.par);
+                    if (it != g_.by_parent.end()) kind = it->second;
+                }
+                if (g_.comment_doc && kind == kComment) {
+                    const int doc = is_doc(r.s);
+                    if (doc < 0) return false;
+                    if (doc) kind = kDocstring;
+                }
+                if ((kind == kComment || kind == kDocstring) && e > r.s + 1 &&
+                    body_[e - 1] == '\r' && i + 1 < m && recs[i + 1].kid == gap_) {
+                    --e;  // some grammars end a line comment after the "\r" of "\r\n"
+                    recs[i + 1].s = static_cast<uint32_t>(e);
+                }
+            }
+            push(static_cast<uint8_t>(kind), walk_.type_index[r.kid], r.par, r.fl,
+                 int64_t{r.s} + base(), e + base());
+        }
+        return true;
+    }
+
+  private:
+    int64_t base() const { return static_cast<int64_t>(base_); }
+
+    void push(uint8_t kind, uint16_t type, uint16_t parent, uint8_t fl, int64_t s, int64_t e) {
+        out_.push(kind, type, parent, fl, s, e);
+    }
+
+    // ``g.comment_doc`` on the first 8 bytes from ``s`` (1: a documentation comment).
+    int is_doc(int64_t s) {
+        const size_t body_n = total_ - base_;
+        const size_t n = std::min<size_t>(8, body_n - static_cast<size_t>(s));
+        const char* head = body_ + s;
+        if (!g_.doc_patterns_native) return cb_.is_doc(cb_.ctx, head, n);
+        for (const DocPattern& p : g_.doc_patterns) {
+            const size_t k = p.literal.size();
+            if (k > n || p.literal.compare(0, k, head, k) != 0) continue;
+            if (k < n && p.forbidden.find(head[k]) != std::string::npos) continue;
+            return 1;
+        }
+        return 0;
+    }
+
+    // The end of the piece of a gap that starts at ``p`` (the gap ends at ``e``): the rule
+    // of ``split_gaps``.
+    int64_t piece_end(int64_t p, int64_t e) const {
+        int prev = byte_class(static_cast<unsigned char>(body_[p]));
+        int64_t q = p + 1;
+        while (q < e) {
+            const int d = byte_class(static_cast<unsigned char>(body_[q]));
+            const bool boundary = (d == 1 && prev != 4) || (d == 0 && prev != 1 && prev != 4) ||
+                                  (d >= 2 && (prev != d || d == 4));
+            if (boundary) break;
+            prev = d;
+            ++q;
+        }
+        return q;
+    }
+
+    // How many lexemes the gap ``[p, e)`` splits into.
+    size_t gap_pieces(int64_t p, int64_t e) const {
+        size_t n = 0;
+        for (; p < e; p = piece_end(p, e)) ++n;
+        return n;
+    }
+
+    // Reference: ``split_gaps`` of one gap: one NEWLINE per line break ("\r\n" one), blank
+    // runs, a backslash with the line break after it, and runs of other bytes (blank when
+    // every char is, else ERROR).
+    bool split_gap(const Rec& r, int64_t e) {
+        int64_t p = r.s;
+        while (p < e) {
+            const int c = byte_class(static_cast<unsigned char>(body_[p]));
+            const int64_t q = piece_end(p, e);
+            int kind;
+            if (c <= 1)
+                kind = kNewline;
+            else if (c == 2 || (c == 4 && q - p > 1))
+                kind = kWhitespace;
+            else
+                kind = kError;
+            if (c == 3) {
+                const int blank = blank_run(p, q);
+                if (blank < 0) return false;
+                if (blank) kind = kWhitespace;
+            }
+            push(static_cast<uint8_t>(kind), 0, static_cast<uint16_t>(r.par),
+                 static_cast<uint8_t>(r.fl), p + base(), q + base());
+            p = q;
+        }
+        return true;
+    }
+
+    // Whether every char of ``body[p:q]`` is blank (``str.isspace`` or one of
+    // ``_EXTRA_BLANKS``); pure ASCII here (of the class-3 bytes only 0x1C..0x1F are blank),
+    // other text by Python.
+    int blank_run(int64_t p, int64_t q) {
+        bool ascii = true, blank = true;
+        for (int64_t k = p; k < q; ++k) {
+            const unsigned char b = static_cast<unsigned char>(body_[k]);
+            if (b >= 0x80) ascii = false;
+            blank = blank && b >= 0x1C && b <= 0x1F;
+        }
+        if (ascii) return blank ? 1 : 0;
+        return cb_.blank(cb_.ctx, body_ + p, static_cast<size_t>(q - p));
+    }
+
+    const WalkTables& walk_;
+    const ColumnTables& g_;
+    size_t total_, base_;
+    const ColumnCallbacks& cb_;
+    LexColumns& out_;
+    const char* body_;
+    int64_t gap_;
+};
+
+// Reference: ``insert_layout``: an INDENT before the first code lexeme of each block that
+// starts a line, a DEDENT before the first code lexeme at or after its end (or at the end).
+void insert_layout(const std::vector<int64_t>& blocks, size_t base, size_t total,
+                   LexColumns& c) {
+    const size_t n = c.kinds.size();
+    std::vector<size_t> code;
+    std::vector<int64_t> code_starts;
+    for (size_t i = 0; i < n; ++i) {
+        const uint8_t k = c.kinds[i];
+        if (k != kWhitespace && k != kNewline && k != kComment) {
+            code.push_back(i);
+            code_starts.push_back(c.bs[i]);
+        }
+    }
+    if (code.empty()) return;
+    struct Marker {
+        int64_t pos;
+        int order;     // DEDENTs before INDENTs at one position
+        int64_t inner;  // then the innermost DEDENT, the outermost INDENT first
+        uint8_t kind;
+        uint16_t type, parent;
+    };
+    std::vector<Marker> dedents, indents;
+    const int64_t b0 = static_cast<int64_t>(base);
+    for (size_t k = 0; 4 * k < blocks.size(); ++k) {
+        const int64_t* b = &blocks[4 * k];
+        const int64_t start = b[0] + b0, end = b[1] + b0;
+        const size_t j = std::lower_bound(code_starts.begin(), code_starts.end(), start) -
+                         code_starts.begin();
+        if (j >= code.size() || code_starts[j] >= end) continue;
+        const size_t first = code[j];
+        int64_t prev = static_cast<int64_t>(first) - 1;
+        if (prev >= 0 && c.kinds[prev] == kWhitespace) --prev;
+        if (!(prev < 0 || c.kinds[prev] == kNewline)) continue;
+        const size_t d =
+            std::lower_bound(code_starts.begin(), code_starts.end(), end) - code_starts.begin();
+        const int64_t dedent_pos = d < code.size() ? code_starts[d] : static_cast<int64_t>(total);
+        const uint16_t type = static_cast<uint16_t>(b[2]), parent = static_cast<uint16_t>(b[3]);
+        dedents.push_back(Marker{dedent_pos, 0, -b[0], kDedent, type, parent});
+        indents.push_back(Marker{c.bs[first], 1, b[0], kIndent, type, parent});
+    }
+    if (indents.empty()) return;
+    std::vector<Marker> markers(dedents);
+    markers.insert(markers.end(), indents.begin(), indents.end());
+    std::stable_sort(markers.begin(), markers.end(), [](const Marker& x, const Marker& y) {
+        if (x.pos != y.pos) return x.pos < y.pos;
+        if (x.order != y.order) return x.order < y.order;
+        return x.inner < y.inner;
+    });
+    LexColumns merged;
+    merged.reserve(n + markers.size());
+    auto copy = [&](size_t i) {
+        merged.push(c.kinds[i], c.types[i], c.parents[i], c.flags[i], c.bs[i], c.be[i]);
+    };
+    auto mark = [&](const Marker& mk) {
+        merged.push(mk.kind, mk.type, mk.parent, 0, mk.pos, mk.pos);
+    };
+    size_t next = 0;
+    for (const Marker& mk : markers) {
+        const size_t at = mk.pos >= static_cast<int64_t>(total)
+                              ? n
+                              : std::lower_bound(c.bs.begin(), c.bs.end(), mk.pos) - c.bs.begin();
+        while (next < at) copy(next++);
+        mark(mk);
+    }
+    while (next < n) copy(next++);
+    c.kinds.swap(merged.kinds);
+    c.types.swap(merged.types);
+    c.parents.swap(merged.parents);
+    c.flags.swap(merged.flags);
+    c.bs.swap(merged.bs);
+    c.be.swap(merged.be);
+}
+
+// Char index of a byte offset, for offsets that never go back: the first char that starts
+// at or after it (``bisect_left`` over the chars' byte offsets), walking the text once.
+template <class CharT>
+class CharCursor {
+  public:
+    CharCursor(const CharT* t, size_t n, bool from_bytes) : t_(t), n_(n), from_bytes_(from_bytes) {}
+    int64_t at(int64_t b) {
+        while (pos_ < b && ci_ < n_) {
+            const uint32_t cp = t_[ci_++];
+            int width = 1 + (cp >= 0x80) + (cp >= 0x800) + (cp >= 0x10000);
+            if (from_bytes_ && cp >= 0xDC80 && cp <= 0xDCFF) width = 1;
+            pos_ += width;
+        }
+        return static_cast<int64_t>(ci_);
+    }
+
+  private:
+    const CharT* t_;
+    size_t n_;
+    bool from_bytes_;
+    size_t ci_ = 0;
+    int64_t pos_ = 0;
+};
+
+// Reference: ``_positions``: char spans, 1-based lines and 0-based char columns.
+template <class Start, class End, class LineChar>
+void fill_positions(const char* data, size_t total, LexColumns& c, Start&& start, End&& end,
+                    LineChar&& line_char) {
+    const size_t n = c.bs.size();
+    c.cs.resize(n);
+    c.ce.resize(n);
+    c.lines.resize(n);
+    c.cols.resize(n);
+    int64_t line = 0, line_start = 0, scanned = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const int64_t b = c.bs[i];
+        if (b > scanned) {  // starts never go back (the columns are in source order)
+            for (int64_t k = scanned; k < b && k < static_cast<int64_t>(total); ++k) {
+                if (data[k] == '\n') {
+                    ++line;
+                    line_start = k + 1;
+                }
+            }
+            scanned = b;
+        }
+        c.cs[i] = start(b);
+        c.ce[i] = end(c.be[i]);
+        c.lines[i] = line + 1;
+        c.cols[i] = c.cs[i] - line_char(line_start);
+    }
+}
+
+template <class CharT>
+void positions_of(const char* data, size_t total, const CharT* t, size_t n, bool from_bytes,
+                  LexColumns& c) {
+    CharCursor<CharT> s(t, n, from_bytes), e(t, n, from_bytes), l(t, n, from_bytes);
+    fill_positions(data, total, c, [&](int64_t b) { return s.at(b); },
+                   [&](int64_t b) { return e.at(b); }, [&](int64_t b) { return l.at(b); });
+}
+
+void positions(const char* data, size_t total, const TextView& text, LexColumns& c) {
+    if (text.n == total) {  // ASCII: chars are bytes
+        const auto same = [](int64_t b) { return b; };
+        fill_positions(data, total, c, same, same, same);
+    } else if (text.kind == 1) {
+        positions_of(data, total, static_cast<const uint8_t*>(text.data), text.n, text.from_bytes, c);
+    } else if (text.kind == 2) {
+        positions_of(data, total, static_cast<const uint16_t*>(text.data), text.n, text.from_bytes, c);
+    } else {
+        positions_of(data, total, static_cast<const uint32_t*>(text.data), text.n, text.from_bytes, c);
+    }
+}
+
+}  // namespace
+
+bool build_columns(WalkResult& w, const WalkTables& walk, const ColumnTables& g,
+                   const char* data, size_t total, size_t base, const TextView& text,
+                   const ColumnCallbacks& cb, LexColumns& out) {
+    Builder builder(walk, g, data, total, base, cb, out);
+    if (!builder.records(w)) return false;
+    if (!w.blocks.empty()) insert_layout(w.blocks, base, total, out);
+    positions(data, total, text, out);
+    return true;
+}
+
+}  // namespace code
+}  // namespace codetok
+
+#endif  // CODETOK_TREE_SITTER

@@ -1,0 +1,86 @@
+// A ``normalizers.Sequence`` of the simple normalizers, each with per-character alignment
+// (normalize.hpp's ``NormalizedText``: one original index per char): ``Precompiled``
+// (charsmap.hpp), ``Strip``, ``Replace`` (a literal pattern, or a run of one char such as
+// the regex ``" {2,}"``), ``Prepend``, ``Lowercase``, ``StripAccents`` and the Unicode
+// forms ``NFC``, ``NFD``, ``NFKC``, ``NFKD`` (over HF's tables in bert_tables.hpp).
+//
+// Native twins of the classes of those names in codetok/normalizers.py and
+// codetok/formats/precompiled.py, with ``NormalizedString.transform``'s alignment rules:
+// a replacement aligns to the last char of its match, an inserted prefix to the first char.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "kernels/charsmap.hpp"
+#include "kernels/common.hpp"
+#include "kernels/normalize.hpp"
+
+namespace codetok {
+
+struct NormStep {
+    enum Kind : uint8_t {
+        kPrecompiled, kStrip, kReplace, kPrepend, kLowercase, kUnicode, kStripAccents
+    };
+    Kind kind = kLowercase;
+    std::shared_ptr<const CharsMap> charsmap;  // kPrecompiled
+    bool left = false, right = false;          // kStrip
+    std::vector<Cp> pattern;                   // kReplace: the literal, or the run's char
+    size_t min_run = 0;                        // kReplace: >0: runs of ``pattern[0]`` this long
+    std::vector<Cp> content;                   // kReplace, kPrepend
+    bool compat = false, compose = false;      // kUnicode: NFKx / NFxC
+};
+
+// A set of chars (dense below U+3001, sorted above): the whitespace ``Strip`` removes and
+// ``WhitespaceSplit`` cuts at (Rust's ``char::is_whitespace``).
+class CharSet {
+  public:
+    CharSet() = default;
+    explicit CharSet(const std::vector<Cp>& chars);
+    bool has(Cp c) const { return c < dense_.size() ? dense_[c] != 0 : high(c); }
+
+  private:
+    bool high(Cp c) const;
+    std::vector<uint8_t> dense_;
+    std::vector<Cp> high_;
+};
+
+struct NormStepsScratch {
+    NormalizedText tmp;
+    PrecompiledScratch precompiled;
+    std::vector<Cp> seq;       // kUnicode: the chars being normalized
+    std::vector<int32_t> chg;  //   and HF's change of each
+};
+
+// Reference: ``normalizers.unicode._pinned_form``: NFD (``compat`` false) or NFKD of ``in``, then
+// with ``compose`` the canonical compositions (NFC, NFKC), with HF's alignment. Returns
+// false when the text stays as it is (``out`` untouched).
+bool unicode_form(const NormalizedText& in, NormalizedText& out, bool compat, bool compose,
+                  NormStepsScratch& w);
+
+class NormSteps {
+  public:
+    NormSteps() = default;
+    // ``whitespace``: the chars ``Strip`` removes (Rust's ``char::is_whitespace``).
+    NormSteps(std::vector<NormStep> steps, const std::vector<Cp>& whitespace);
+
+    bool empty() const { return steps_.empty(); }
+    // Run every step on ``text`` in place.
+    void run(NormalizedText& text, NormStepsScratch& w) const;
+    // Every step on the stretch ``t[a:b]`` into ``out`` (``src`` counted from ``a``).
+    template <class CharT>
+    void run(const CharT* t, size_t a, size_t b, NormalizedText& out,
+             NormStepsScratch& w) const {
+        out.clear();
+        out.text.assign(t + a, t + b);
+        out.src.resize(b - a);
+        for (size_t i = 0; i < b - a; ++i) out.src[i] = static_cast<uint32_t>(i);
+        run(out, w);
+    }
+
+  private:
+    std::vector<NormStep> steps_;
+    CharSet space_;
+};
+
+}  // namespace codetok

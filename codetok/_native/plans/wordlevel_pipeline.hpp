@@ -1,0 +1,90 @@
+// The native plan of a WordLevel tokenizer whose pieces need no regex: every code point
+// (the character tokenizer, ``Split([\s\S], "isolated")``), every UTF-8 byte (the byte
+// tokenizer, ``ByteLevel(use_regex=False)`` then ``Split(".", "isolated")``), every
+// run of non-whitespace (``WhitespaceSplit``: the whitespace tokenizer), or every run of
+// word chars or of other non-space chars (``Whitespace``) is a word of its own, looked up
+// in the vocabulary, else the unknown token. Added tokens are matched first, on the
+// original text; for chars and words, normalizer steps (norm_steps.hpp, e.g. the
+// character tokenizer's NFC) may run on the text between them. Offsets are the piece's
+// original chars (a byte's char).
+//
+// It runs what ``Tokenizer._encode_one`` does in Python (codetok/tokenizer/tokenizer.py) for these
+// components; codetok/engine/plan.py recognises them (codetok/text/byte_level.py and chars.py
+// build them).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "kernels/added.hpp"
+#include "kernels/common.hpp"
+#include "kernels/norm_steps.hpp"
+#include "plans/text_pipeline.hpp"
+
+namespace codetok {
+
+// ``Words``: runs of ``\w`` chars and runs of other non-space chars (the ``Whitespace``
+// pre-tokenizer, HF's classes in bert_tables.hpp); ``WhitespaceWords``: runs of
+// non-whitespace (``WhitespaceSplit``). word_splits.hpp scans both.
+enum class WordLevelUnits : int {
+    Chars = 0,
+    Bytes = 1,
+    WhitespaceWords = 2,
+    Words = 3,
+    Graphemes = 4,  // extended grapheme clusters (grapheme.hpp, the pinned tables)
+};
+
+struct WordLevelUnitsSpec {
+    WordLevelUnits units = WordLevelUnits::Chars;
+    std::array<int32_t, 256> byte_id{};  // bytes: the id of each byte's token (-1: unknown)
+    std::vector<int32_t> dense;  // chars, graphemes: the id of code points below dense.size()
+    std::unordered_map<Cp, int32_t> sparse;  // chars, graphemes: the others with a token
+    std::shared_ptr<StrMap> words;       // whitespace words, words: every token -> id
+    int32_t unk_id = -1;                 // -1: no unknown token (the Python path raises)
+};
+
+class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipeline> {
+  public:
+    // ``normalized``: the added tokens matched on the normalized text of each stretch
+    // between ``raw``'s (their contents normalized; empty when ``raw`` chains them).
+    WordLevelUnitsPipeline(WordLevelUnitsSpec spec, AddedMatcher raw, NormSteps norm = {},
+                           AddedMatcher normalized = {})
+        : spec_(std::move(spec)),
+          raw_(std::move(raw)),
+          norm_(std::move(norm)),
+          normalized_(std::move(normalized)) {}
+
+    // Encode ``t[0:n]`` (see TextPipeline); ``trim`` is not used. ``out.ok`` false: a piece
+    // is unknown and there is no unknown token.
+    template <class CharT>
+    void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
+             bool want_offsets, Encoded& out) const;
+
+  private:
+    struct Scratch {
+        NormalizedText text;
+        NormStepsScratch steps;
+        std::vector<Cp> piece;
+        std::vector<AddedSegment> normalized;  // normalized added tokens in one stretch
+    };
+    // The pieces of ``t[a:b]``; ``span(i, end)`` gives the original chars of ``t[i:end]``.
+    template <class CharT, class Span>
+    bool units(const CharT* t, size_t a, size_t b, bool want_offsets, int32_t& word,
+               Encoded& out, Span&& span, std::vector<Cp>& piece) const;
+    int32_t char_id(Cp c) const {
+        if (c < spec_.dense.size()) return spec_.dense[c];
+        auto it = spec_.sparse.find(c);
+        return it == spec_.sparse.end() ? -1 : it->second;
+    }
+
+    WordLevelUnitsSpec spec_;
+    AddedMatcher raw_;
+    NormSteps norm_;
+    AddedMatcher normalized_;
+    ScratchPool<Scratch> scratch_;
+};
+
+}  // namespace codetok

@@ -1,0 +1,178 @@
+"""AST-aware truncation: cut code to a token budget at a statement boundary.
+
+:func:`truncate_code` keeps the longest prefix of a piece of code that ends at the end of a
+statement and whose token count fits the budget. Statements are the named, non-comment
+children of block nodes (``block``, ``statement_block``, ``switch_section``, ...) at any
+depth, so a cut may fall inside a nested block; the report says how many enclosing
+statements it leaves open. The prefix is encoded on its own, so no subword token is ever
+cut. When no statement end fits (one huge statement, an arrow function without a block),
+the cut falls back to the end of a lexeme, never inside one.
+
+Token counts come from a caller-supplied function, so any tokenizer works. The search is a
+binary search over candidate cut points (a few encodes per truncated function), assuming, as
+holds for subword tokenizers in practice, that a longer prefix never has fewer tokens; the
+chosen prefix is always verified to fit.
+
+Not handled here: finding functions and their documentation (:mod:`codetok.code.applications.pairs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["BLOCK_TYPES", "Truncation", "statement_units", "truncate_code"]
+
+#: Node types whose named children are statements, per language.
+BLOCK_TYPES: dict[str, frozenset[str]] = {
+    "python": frozenset({"block"}),
+    "java": frozenset({"block", "constructor_body", "switch_block_statement_group"}),
+    "csharp": frozenset({"block", "switch_section"}),
+    "javascript": frozenset({"statement_block", "switch_case", "switch_default"}),
+}
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+
+
+@dataclass(frozen=True)
+class Truncation:
+    """What :func:`truncate_code` cut.
+
+    Attributes:
+        truncated: whether anything was cut.
+        boundary: ``"statement"`` or ``"lexeme"`` (where the cut fell), None when not cut.
+        tokens_before, tokens_after: token counts of the whole code and of the kept prefix.
+        bytes_dropped: UTF-8 bytes removed from the end of the code.
+        statements_dropped: statements removed whole, counted at the outermost level (a
+            dropped ``if`` holding three statements counts once).
+        open_blocks: statements the cut falls inside (kept partly, braces left open).
+    """
+
+    truncated: bool = False
+    boundary: str | None = None
+    tokens_before: int = 0
+    tokens_after: int = 0
+    bytes_dropped: int = 0
+    statements_dropped: int = 0
+    open_blocks: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a JSON-ready dict."""
+        return asdict(self)
+
+
+def statement_units(node: Any, language: str, offset: int = 0) -> list[tuple[int, int]]:
+    """Byte spans of the statements inside a tree-sitter node, in document order.
+
+    Args:
+        node: a tree-sitter node (a function).
+        language: canonical language name (a key of :data:`BLOCK_TYPES`).
+        offset: added to every span (the lexer's ``tree_offset`` for a BOM).
+
+    Returns:
+        ``(start, end)`` byte spans of each statement at any depth, sorted by start.
+
+    >>> from codetok.code import lex
+    >>> lx = lex("def f():\\n    x = 1\\n    return x\\n", "python")
+    >>> statement_units(lx.tree.root_node, "python")
+    [(13, 18), (23, 31)]
+    """
+    blocks = BLOCK_TYPES.get(language, frozenset())
+    out: list[tuple[int, int]] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        inside_block = n.type in blocks
+        for child in reversed(n.children):
+            if inside_block and child.is_named and child.type not in _COMMENTS:
+                out.append((child.start_byte + offset, child.end_byte + offset))
+            if child.child_count:
+                stack.append(child)
+    out.sort()
+    return out
+
+
+def _best_prefix(cuts: Sequence[int], fits: Callable[[int], bool]) -> int | None:
+    """Largest cut in ascending ``cuts`` with ``fits(cut)``, by binary search."""
+    lo, hi, best = 0, len(cuts) - 1, None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if fits(cuts[mid]):
+            best, lo = cuts[mid], mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
+def truncate_code(
+    code: bytes,
+    count_tokens: Callable[[bytes], int],
+    max_tokens: int,
+    statements: Sequence[tuple[int, int]],
+    lexeme_ends: Sequence[int] = (),
+) -> tuple[int, Truncation]:
+    """Choose where to cut ``code`` so that it fits ``max_tokens``.
+
+    Args:
+        code: the code as UTF-8 bytes.
+        count_tokens: returns the token count of a prefix of ``code``.
+        max_tokens: the budget.
+        statements: statement spans relative to ``code`` (:func:`statement_units`).
+        lexeme_ends: ends of lexemes relative to ``code`` (non-layout ones), the fallback
+            cut points.
+
+    Returns:
+        ``(cut, report)``: keep ``code[:cut]``; ``cut == len(code)`` when it already fits.
+
+    Raises:
+        ValueError: ``max_tokens`` is negative.
+
+    >>> code = b"x = 1\\ny = 2\\nz = 3"
+    >>> cut, rep = truncate_code(code, lambda b: len(b.split()), 6, [(0, 5), (6, 11), (12, 17)])
+    >>> code[:cut], rep.statements_dropped, rep.boundary
+    (b'x = 1\\ny = 2', 1, 'statement')
+    """
+    if max_tokens < 0:
+        raise ValueError(f"max_tokens must be >= 0, got {max_tokens}")
+    before = count_tokens(code)
+    if before <= max_tokens:
+        return len(code), Truncation(tokens_before=before, tokens_after=before)
+    memo: dict[int, int] = {}
+
+    def count(cut: int) -> int:
+        if cut not in memo:
+            memo[cut] = count_tokens(code[:cut])
+        return memo[cut]
+
+    def fits(cut: int) -> bool:
+        return count(cut) <= max_tokens
+
+    ends = sorted({e for _, e in statements if 0 < e < len(code)})
+    cut = _best_prefix(ends, fits)
+    boundary = "statement"
+    if cut is None:
+        lex_ends = sorted({e for e in lexeme_ends if 0 < e < len(code)})
+        cut = _best_prefix(lex_ends, fits)
+        boundary = "lexeme"
+    if cut is None:
+        cut = 0
+    dropped = 0
+    open_blocks = 0
+    stack: list[tuple[int, int]] = []  # the statements enclosing the current one
+    for s, e in statements:
+        while stack and stack[-1][1] <= s:
+            stack.pop()
+        if s < cut < e:
+            open_blocks += 1
+        elif s >= cut and not any(ps >= cut for ps, _ in stack):
+            dropped += 1
+        stack.append((s, e))
+    return cut, Truncation(
+        truncated=True,
+        boundary=boundary,
+        tokens_before=before,
+        tokens_after=count(cut),
+        bytes_dropped=len(code) - cut,
+        statements_dropped=dropped,
+        open_blocks=open_blocks,
+    )
