@@ -361,6 +361,7 @@ def test_unigram_trainer_gives_one_model_on_any_backend_and_thread_count() -> No
 
 def test_unigram_progress_is_reported_and_stops_on_an_error_or_ctrl_c() -> None:
     import _thread
+    import signal
     import threading
     import time
 
@@ -378,7 +379,10 @@ def test_unigram_progress_is_reported_and_stops_on_an_error_or_ctrl_c() -> None:
     with pytest.raises(KeyboardInterrupt):
         train_pieces(words, counts, required, vocab_size=500, on_step=stop, **UNIGRAM_OPTIONS)
     # Ctrl-C while the native loop runs (no Python callback): it stops at its next check.
+    # Python's own SIGINT handler, as in a program (pytest-xdist's workers ignore SIGINT,
+    # and interrupt_main does nothing then).
     seen: list[int] = []
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(full / 4, _thread.interrupt_main)
     timer.start()
     try:
@@ -389,6 +393,7 @@ def test_unigram_progress_is_reported_and_stops_on_an_error_or_ctrl_c() -> None:
             time.sleep(60)  # only reached when training ended first
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert len(seen) < len(steps)
 
 
