@@ -5,14 +5,43 @@ The public names are re-exported here; everything else is importable from its ow
 """
 
 from .errors import CodetokError as CodetokError
+from .formats import binary as _binary
+from .formats import detect as _detect
+from .formats import pretrained as _pretrained
 from .formats.detect import load as load
 from .formats.hub import from_pretrained as from_pretrained
+from .tokenizer import entry_points as _entry_points
 from .tokenizer.added_tokens import AddedToken as AddedToken
 from .tokenizer.encoding import BatchEncoding as BatchEncoding
 from .tokenizer.encoding import Encoding as Encoding
 from .tokenizer.tokenizer import Tokenizer as Tokenizer
 
 __version__ = "0.1.0"
+
+
+def _train(*args, **kwargs):
+    from .trainers.api import train
+
+    return train(*args, **kwargs)
+
+
+def _train_from_iterator(*args, **kwargs):
+    from .trainers.api import train_from_iterator
+
+    return train_from_iterator(*args, **kwargs)
+
+
+# Tokenizer's loading, saving and training entry points are the work of the layers above it;
+# this is the one module that sees them all (see codetok.tokenizer.entry_points). The
+# trainers load on first use, as below.
+_entry_points.provide(
+    load_as=_detect.load_as,
+    from_pretrained=from_pretrained,
+    save_binary=_binary.save_binary,
+    save_pretrained=_pretrained.save_pretrained,
+    train=_train,
+    train_from_iterator=_train_from_iterator,
+)
 
 
 def __getattr__(name: str):

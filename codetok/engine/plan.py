@@ -1,7 +1,7 @@
 """Compiling a Tokenizer's components into a native plan, or saying why not.
 
-The components in ``normalizers.py``, ``pre_tokenizers.py``, ``models/`` and
-``processors.py`` describe a pipeline and run it in Python (the readable specification).
+The components in ``normalizers/``, ``pre_tokenizers/``, ``models/`` and
+``processors/`` describe a pipeline and run it in Python (the readable specification).
 When every component of a tokenizer has a native twin, :func:`compile_plan` builds one
 ``codetok._core`` object that runs the whole path, text to arrays, in one call per text
 (and on native threads for batches). Otherwise the tokenizer runs the Python pipeline as a
@@ -115,17 +115,17 @@ class Plan:
     """A compiled native pipeline of one tokenizer (see the module docstring).
 
     Args:
-        core: the ``codetok._core.Pipeline``.
-        model_core: what gives the token strings of an id array (``tokens(ids)``): the
-            model's ``codetok._core.BpeCore``, or a :class:`_VocabTokens`.
+        core: the the native ``Pipeline``.
+        model_kernel: what gives the token strings of an id array (``tokens(ids)``): the
+            model's the native ``BpeCore``, or a :class:`_VocabTokens`.
         post: what :func:`single_layouts` says of the post-processor.
         added: the state of the tokenizer's added vocabulary the plan was compiled from
             (to name skipped specials by id).
     """
 
-    def __init__(self, core: Any, model_core: Any, post: Any, added: Any) -> None:
+    def __init__(self, core: Any, model_kernel: Any, post: Any, added: Any) -> None:
         self.core = core
-        self.model_core = model_core
+        self.model_kernel = model_kernel
         #: ByteLevel offset trimming done natively: 0 none, 1, or 2 (with add_prefix_space).
         self.trim: int = post[0] if isinstance(post, tuple) else 0
         #: Special tokens around one sequence, by ``add_special_tokens`` (``None``: no
@@ -157,7 +157,7 @@ class Plan:
         """One sequence as an :class:`Encoding` over arrays (``None``: run the Python path)."""
         trim_mode = self.trim if trim else 0
         layout = ((), (), type_id) if type_id else None
-        native = self.core.encode(text, self.skip_ids(skip), trim_mode, self.model_core, layout)
+        native = self.core.encode(text, self.skip_ids(skip), trim_mode, self.model_kernel, layout)
         return None if native is None else Encoding._from_native(native)
 
     def encode_final(
@@ -172,7 +172,7 @@ class Plan:
             text,
             self.skip_ids(skip) if skip else (),
             self.trim,
-            self.model_core,
+            self.model_kernel,
             final[add_special_tokens],
         )
 
@@ -180,7 +180,7 @@ class Plan:
         """What the C entries of ``Tokenizer.encode`` and ``encode_ordinary`` need of this
         plan (a capsule)."""
         return self.core.fast_state(
-            self.trim, self.model_core, self.final_layouts, self.ordinary_skip
+            self.trim, self.model_kernel, self.final_layouts, self.ordinary_skip
         )
 
     def layout(self, add_special_tokens: bool) -> Any:
@@ -441,14 +441,14 @@ def _compile_wordpiece(tok: Tokenizer, model: WordPiece, added: Any) -> Plan | s
         if passes is None:
             return f"the pre-tokenizer {tok.pre_tokenizer!r} has no native twin with WordPiece yet"
     core = model._kernel()
-    if not model._core_native:
+    if not model._built_kernel_native:
         return "the model's kernel is not native"
     entries = _added_entries(tok, added, after_normalizer=True)
     if isinstance(entries, str):
         return entries
     post = single_layouts(tok.post_processor)
     unk_id = model.vocab.get(model.unk_token)
-    native = _backend._CORE.WordPiecePipeline(  # type: ignore[union-attr]
+    native = _backend.core().WordPiecePipeline(
         core,
         bert,
         -1 if unk_id is None else unk_id,
@@ -513,7 +513,7 @@ def _compile_units(tok: Tokenizer, model: WordLevel, added: Any) -> Plan | str:
     entries = _added_entries(tok, added, after_normalizer=True)
     if isinstance(entries, str):
         return entries
-    if _backend._CORE is None:
+    if not _backend.available():
         return "the native extension is not available"
     vocab = model.vocab
     byte_ids = [vocab.get(c, -1) for c in BYTE_TO_CHAR] if kind == "bytes" else []
@@ -523,7 +523,7 @@ def _compile_units(tok: Tokenizer, model: WordLevel, added: Any) -> Plan | str:
         table = vocab if kind in ("words", "ws_words", "graphemes") else {}
     unk_id = vocab.get(model.unk_token) if model.unk_token is not None else None
     try:
-        native = _backend._CORE.WordLevelUnitsPipeline(
+        native = _backend.core().WordLevelUnitsPipeline(
             {"chars": 0, "bytes": 1, "words": 2, "ws_words": 3, "graphemes": 4}[kind],
             byte_ids,
             table,
@@ -546,7 +546,7 @@ _CHAR_RUN = re.compile(r"(\\[^\w\s]|[^\\.^$*+?{}\[\]|()])(?:\+|\{([1-9][0-9]*),\
 
 def _norm_steps(normalizer: Any) -> list[tuple[Any, ...]] | str:
     """The normalizer steps of the Unigram and WordLevel plans (see
-    ``_core.UnigramPipeline``), or why not."""
+    the native ``UnigramPipeline``), or why not."""
     if normalizer is None:
         return []
     if type(normalizer) is norm.Sequence:
@@ -601,14 +601,14 @@ def _compile_unigram(tok: Tokenizer, model: Unigram, added: Any) -> Plan | str:
     elif rest:
         return f"the pre-tokenizer {pre!r} has no native twin with Unigram yet"
     core = model._kernel()
-    if _backend._CORE is None or not isinstance(core, _backend._CORE.UnigramCore):
+    if not _backend.available() or not isinstance(core, _backend.core().UnigramCore):
         return "the model's kernel is not native"
     entries = _added_entries(tok, added, after_normalizer=True)
     if isinstance(entries, str):
         return entries
     get = model.token_to_id
     byte_ids = [get(f"<0x{b:02X}>") for b in range(256)] if model.byte_fallback else []
-    native = _backend._CORE.UnigramPipeline(
+    native = _backend.core().UnigramPipeline(
         core,
         steps,
         whitespace_split,
@@ -697,7 +697,7 @@ def _compile(tok: Tokenizer, added: Any) -> Plan | str:
             return pre
         scanner, add_prefix_space = pre
     core = model._kernel()
-    if not model._core_native:
+    if not model._built_kernel_native:
         return "the model's kernel is not native"
     symbols: list[int] = []
     if spm is None and passes is None:
@@ -708,7 +708,7 @@ def _compile(tok: Tokenizer, added: Any) -> Plan | str:
     if isinstance(entries, str):
         return entries
     post = single_layouts(tok.post_processor)
-    native = _backend._CORE.Pipeline(  # type: ignore[union-attr]
+    native = _backend.core().Pipeline(
         core,
         scanner,
         add_prefix_space,
@@ -779,7 +779,7 @@ def compile_counter(tok: Tokenizer) -> Any:
     entries = _added_entries(tok, tok.added.state)
     if isinstance(entries, str):
         return entries
-    return _backend._CORE.PieceCounter(  # type: ignore[union-attr]
+    return _backend.core().PieceCounter(
         kind,
         scanner,
         add_prefix_space,

@@ -140,7 +140,7 @@ def save_binary(tok: Tokenizer, path: str | os.PathLike[str]) -> None:
         # The whole-token table maps each text to the last id having it, as the file's
         # tokens do, unless the vocabulary gave one id two texts (the file keeps one).
         agree = not model.ignore_merges or len(model._vocab) <= len(model._vocab_r)
-        if model._core_native and hasattr(core, "tables") and agree:
+        if model._built_kernel_native and hasattr(core, "tables") and agree:
             pairs, words, keys, layout = core.tables()
             data["binary"] = {"tables": [layout, len(pairs), len(words), len(keys)]}
             sections += [pairs, words, keys]

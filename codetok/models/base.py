@@ -37,7 +37,7 @@ class Model:
     #: per-piece caches): setting one is not a change. A compiled plan that builds a kernel
     #: then leaves the change count as it found it, so the plan stays current.
     _DERIVED: ClassVar[frozenset[str]] = frozenset(
-        {"_core", "_core_native", "_core_key", "_values", "_cache"}
+        {"_built_kernel", "_built_kernel_native", "_built_kernel_key", "_values", "_cache"}
     )
 
     def __setattr__(self, name: str, value: Any) -> None:

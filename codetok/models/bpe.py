@@ -4,7 +4,7 @@ Handles: merges by rank, ``continuing_subword_prefix``, ``end_of_word_suffix``,
 ``unk_token`` / ``fuse_unk``, ``byte_fallback`` (``<0xNN>`` tokens), BPE-dropout with a
 seedable rng, ``ignore_merges`` and a bounded per-piece cache. Byte-level BPE needs nothing
 special here: the ByteLevel pre-tokenizer maps bytes to the GPT-2 alphabet first, so the
-model sees ordinary chars. The loops live in a kernel: the native ``codetok._core.BpeCore``
+model sees ordinary chars. The loops live in a kernel: the native ``BpeCore``
 or its twin :class:`codetok.reference.bpe.BpeCore` (see :mod:`codetok.engine.native`);
 dropout always runs the reference loop.
 
@@ -144,15 +144,15 @@ class BPE(Model):
         self._table: Any = None  # merge rows (left, right, rank, new) when built natively
         self._pairs_source: Any = None
         self._merges_list, self._merge_dict = self._build_merges(_merge_pairs(merges or ()))
-        self._core: Any = None
-        self._core_native = False
+        self._built_kernel: Any = None
+        self._built_kernel_native = False
         self._values: list[str | None] | None = None
 
     @classmethod
     def _from_merge_table(
         cls, vocab: dict[str, int], table: Any, pairs: Any, /, **options: Any
     ) -> BPE:
-        """A model whose merge table was built natively (``codetok._core.merge_table`` or
+        """A model whose merge table was built natively (the native ``merge_table`` or
         ``rank_merges``): rows ``(left id, right id, rank, new id)``.
 
         ``pairs`` gives the merges as token pairs (a list, or a function making it), read
@@ -197,8 +197,12 @@ class BPE(Model):
                 checksum written again).
         """
         try:
-            if self._core is not None and self._core_native and hasattr(self._core, "strings"):
-                return self._core.strings()
+            if (
+                self._built_kernel is not None
+                and self._built_kernel_native
+                and hasattr(self._built_kernel, "strings")
+            ):
+                return self._built_kernel.strings()
             utf8, offsets, present = self._store
             bounds = offsets.tolist()
             data = bytes(utf8)
@@ -337,9 +341,9 @@ class BPE(Model):
 
     def _kernel(self) -> Any:
         """The BPE kernel of the current backend, built on first use."""
-        if self._core is None and self._store is not None and _backend.native():
+        if self._built_kernel is None and self._store is not None and _backend.native():
             # Straight from the fast-load arrays: no Python dict of the vocabulary.
-            self._core, self._core_native = _backend.native_kernel(
+            self._built_kernel, self._built_kernel_native = _backend.native_kernel(
                 self,
                 "BpeCore",
                 *self._store,
@@ -348,7 +352,7 @@ class BPE(Model):
                 tables=self._saved_tables,
                 **self._kernel_options(),
             )
-        if self._core is None:
+        if self._built_kernel is None:
             self._values = _values_by_id(self._vocab_r)
             # The native kernel keeps a table indexed by id: with ids far past the size of
             # the vocabulary (one id near 2**31 in a small file) it would take gigabytes, so
@@ -359,7 +363,7 @@ class BPE(Model):
             else:
                 merges = [(a, b, rank, new) for (a, b), (rank, new) in self._merge_map.items()]
             build = _backend.kernel if native else _backend.reference_kernel
-            self._core, self._core_native = build(
+            self._built_kernel, self._built_kernel_native = build(
                 self,
                 "BpeCore",
                 self._vocab,
@@ -368,7 +372,7 @@ class BPE(Model):
                 Token,
                 **self._kernel_options(),
             )
-        return self._core
+        return self._built_kernel
 
     def _kernel_options(self) -> dict[str, Any]:
         return {
@@ -458,7 +462,7 @@ class BPE(Model):
         dropout = self._dropout
         if dropout is None or dropout <= 0.0:
             core = self._kernel()
-            if self._core_native and self._values is not None:
+            if self._built_kernel_native and self._values is not None:
                 out = core.tokenize_batch(pieces)
                 for k, toks in enumerate(out):
                     if toks is None:  # an id without a token: the missing unk_token
@@ -477,7 +481,7 @@ class BPE(Model):
         dropout = self._dropout
         if dropout is None or dropout <= 0.0:
             core = self._kernel()
-            if self._core_native and self._values is not None:
+            if self._built_kernel_native and self._values is not None:
                 out = core.encode_offsets(pieces, anchors, word_start, word_step)
                 if out is not None:
                     return out
@@ -546,7 +550,7 @@ class BPE(Model):
         """
         if hasattr(self, "_cache"):
             self._cache.clear()
-            self._core = None
+            self._built_kernel = None
 
     # -- serialization -----------------------------------------------------------------------
 

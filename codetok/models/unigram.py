@@ -4,7 +4,7 @@ Handles: the Viterbi best path over all vocabulary pieces found in a piece, the 
 penalty (an uncovered char scores ``min_score - 10``), fusing of consecutive unknowns,
 ``byte_fallback`` (``<0xNN>`` tokens for unknown text), n-best lists and subword
 regularization (sampling with ``alpha``, over the whole lattice or over the n-best list).
-The Viterbi loop lives in a kernel: the native ``codetok._core.UnigramCore`` or its twin
+The Viterbi loop lives in a kernel: the native ``UnigramCore`` or its twin
 :class:`codetok.reference.unigram.UnigramCore` (see :mod:`codetok.engine.native`);
 n-best and sampling run the loops of :mod:`codetok.reference.unigram`.
 
@@ -110,7 +110,7 @@ class Unigram(Model):
         self._rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self._cache_capacity = max(0, int(cache_capacity))
         self._cache: dict[str, tuple[list[Token], list[int]]] = {}
-        self._core: Any = None
+        self._built_kernel: Any = None
         self._alpha: float | None = None
         self.alpha = alpha
         self.nbest_size = nbest_size
@@ -198,8 +198,8 @@ class Unigram(Model):
 
     def _kernel(self) -> Any:
         """The Viterbi kernel of the current backend, built on first use."""
-        if self._core is None:
-            self._core, _ = _backend.kernel(
+        if self._built_kernel is None:
+            self._built_kernel, _ = _backend.kernel(
                 self,
                 "UnigramCore",
                 [p for p, _ in self._pieces],
@@ -207,7 +207,7 @@ class Unigram(Model):
                 unk_id=self._unk(),
                 unk_score=self._unk_score,
             )
-        return self._core
+        return self._built_kernel
 
     def _lattice_trie(self) -> _kernel.PieceTrie:
         """The pieces' trie for the n-best and sampling loops, built on first use."""
@@ -450,7 +450,7 @@ class Unigram(Model):
         >>> Unigram().clear_cache()
         """
         self._cache.clear()
-        self._core = None
+        self._built_kernel = None
 
     # -- serialization -----------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 A piece longer than ``max_input_chars_per_word``, or one that cannot be covered by
 vocabulary entries, becomes a single unknown token spanning the whole piece. The loop lives
-in a kernel: the native ``codetok._core.WordPieceCore`` or its twin
+in a kernel: the native ``WordPieceCore`` or its twin
 :class:`codetok.reference.wordpiece.WordPieceCore` (see :mod:`codetok.engine.native`).
 """
 
@@ -45,9 +45,9 @@ class WordPiece(DictVocabModel):
         self.continuing_subword_prefix = continuing_subword_prefix
         self.max_input_chars_per_word = max_input_chars_per_word
         self._cache: dict[str, list[Token]] = {}
-        self._core: Any = None
-        self._core_native = False
-        self._core_key: tuple[Any, ...] = ()
+        self._built_kernel: Any = None
+        self._built_kernel_native = False
+        self._built_kernel_key: tuple[Any, ...] = ()
         self._rebuild()
 
     @classmethod
@@ -76,7 +76,7 @@ class WordPiece(DictVocabModel):
     def clear_cache(self) -> None:
         """Drop the per-piece cache and the kernel (after the vocabulary changes)."""
         self._cache.clear()
-        self._core = None
+        self._built_kernel = None
 
     def _kernel(self) -> Any:
         """The WordPiece kernel of the current backend and options, built on first use."""
@@ -85,8 +85,8 @@ class WordPiece(DictVocabModel):
             self.continuing_subword_prefix,
             self.max_input_chars_per_word,
         )
-        if self._core is None or key != self._core_key:
-            self._core, self._core_native = _backend.kernel(
+        if self._built_kernel is None or key != self._built_kernel_key:
+            self._built_kernel, self._built_kernel_native = _backend.kernel(
                 self,
                 "WordPieceCore",
                 self.vocab,
@@ -94,8 +94,8 @@ class WordPiece(DictVocabModel):
                 prefix=self.continuing_subword_prefix,
                 max_input_chars_per_word=self.max_input_chars_per_word,
             )
-            self._core_key = key
-        return self._core
+            self._built_kernel_key = key
+        return self._built_kernel
 
     def _unk_token(self, piece: str) -> Token:
         uid = self.vocab.get(self.unk_token)

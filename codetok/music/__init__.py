@@ -3,7 +3,7 @@
 The flow::
 
     .mid file --mido--> Score --REMI--> base tokens --one char each--> BPE --> ids
-        (midi_io.py)  (score.py) (remi.py, meter.py,   (vocab.py)     (tokenizer.py)
+        (score.py)    (score.py) (remi.py, meter.py,   (vocab.py)     (tokenizer.py)
                                   config.py)
 
 and back: ids -> base tokens -> Score -> .mid. :class:`MusicTokenizer` is the entry point;
@@ -22,8 +22,7 @@ mido is an optional dependency: ``pip install 'codetok[music]'``.
 """
 
 from .config import RemiConfig
-from .midi_io import read_midi, write_midi
-from .score import Note, Score, Tempo, TimeSignature, Track
+from .score import Note, Score, Tempo, TimeSignature, Track, read_midi, write_midi
 from .tokenizer import MusicTokenizer
 
 __all__ = [

@@ -20,7 +20,7 @@ names, and its offsets are spans of base tokens (token ``k`` covers base tokens
 Save format: one JSON file, the inner ``tokenizer.json`` (HF keys, with the codetok
 settings) plus a ``"codetok_music"`` key: format version, scheme and REMI config.
 
-Not handled here: MIDI reading (``midi_io.py``), the token scheme (``remi.py``).
+Not handled here: MIDI reading (``score.py``), the token scheme (``remi.py``).
 """
 
 from __future__ import annotations
@@ -40,9 +40,8 @@ from ..processors import TemplateProcessing
 from ..tokenizer.encoding import BatchEncoding, Encoding
 from ..tokenizer.tokenizer import Tokenizer, _as_id_list, _from_pickle
 from .config import RemiConfig
-from .midi_io import read_midi
 from .remi import decode_tokens, encode_score
-from .score import Score
+from .score import Score, read_midi
 from .vocab import FIRST_CHAR, RemiVocab
 
 __all__ = ["MusicTokenizer", "SPECIAL_TOKENS", "FORMAT_KEY", "FORMAT_VERSION", "MIDI_SUFFIXES"]

@@ -12,9 +12,8 @@ import regex
 from ..tokenizer.offsets import NormalizedString
 from ..unicode.byte_alphabet import BYTE_TO_CHAR, LATIN1_TO_BYTECHAR, bytes_to_unicode
 from ..unicode.hf_regex import compile_onig
+from ..unicode.patterns import GPT2_PATTERN
 from .base import Anchor, PreTokenizer, _cut, _starts, _tiling
-
-GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
 
 def _gpt2_re() -> regex.Pattern[str]:

@@ -7,6 +7,7 @@ from typing import Any
 import regex
 
 from ..components.base import pattern_from_any
+from ..engine.scanners import scanner_for
 from ..errors import ConfigurationError
 from ..tokenizer.offsets import NormalizedString, Span
 from ..unicode.hf_regex import compile_pattern
@@ -91,7 +92,6 @@ class Split(_RegexSplit):
         self.invert = invert
         self._behavior = self.behavior
         self._invert = invert
-        from ..engine.scanners import scanner_for  # (engine.scanners imports this package)
 
         text = self.pattern.get("Regex")
         if text is None or scanner_for(text) is None:

@@ -8,7 +8,7 @@ Merge order is HF ``tokenizers``' order: the pending merge with the lowest rank 
 first and ties go to the leftmost position. Long pieces use a heap over a linked list of
 symbols (O(n log n)); short pieces use a direct scan, which gives the same result.
 :class:`BpeCore` bundles them per model with fixed options: it is the exact interface of
-the native ``codetok._core.BpeCore``.
+the native ``BpeCore``.
 Not handled here: caching and the unknown-token policy checks.
 """
 
@@ -226,7 +226,7 @@ def char_spans(piece: str, lens: Sequence[int]) -> list[tuple[int, int]]:
 
 
 class BpeCore:
-    """One model's BPE kernel with fixed options; twin of the native ``_core.BpeCore``.
+    """One model's BPE kernel with fixed options; twin of the native ``BpeCore``.
 
     Args:
         vocab: token -> id.

@@ -261,7 +261,7 @@ def sample_nbest(
 
 
 class UnigramCore:
-    """One model's Viterbi kernel; twin of the native ``_core.UnigramCore``.
+    """One model's Viterbi kernel; twin of the native ``UnigramCore``.
 
     Args:
         pieces: vocabulary pieces by id.

@@ -52,7 +52,7 @@ def longest_match(
 
 
 class WordPieceCore:
-    """One model's WordPiece kernel; twin of the native ``_core.WordPieceCore``.
+    """One model's WordPiece kernel; twin of the native ``WordPieceCore``.
 
     Args:
         vocab: token -> id.

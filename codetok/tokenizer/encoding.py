@@ -16,13 +16,14 @@ from collections import UserDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..engine.native import _CORE as _core  # None without the native build
+from ..engine import native as _backend
 from ..errors import ConfigurationError, TruncationError
 
 #: Encodings made by the native plans start untracked by the garbage collector (what they
 #: hold cannot lead back to them; a batch of them made every collection walk them all).
 #: Assigning one of their attributes tracks them again (see :func:`_lazy_list`).
-_track: Callable[[Any], None] = _core.gc_track if _core is not None else (lambda obj: None)
+_ext = _backend.core() if _backend.available() else None  # the native extension, if built
+_track: Callable[[Any], None] = _ext.gc_track if _ext is not None else (lambda obj: None)
 
 
 __all__ = ["Encoding", "BatchEncoding", "truncation_windows"]
@@ -70,9 +71,9 @@ def truncation_windows(
     return ranges
 
 
-if _core is not None:
+if _ext is not None:
     #: What the native pipeline returns for one sequence (see codetok/engine/plan.py): the C type
-    #: ``_core.Arrays`` itself, made by the native plans only (a Python subclass cost a
+    #: the native ``Arrays`` itself, made by the native plans only (a Python subclass cost a
     #: tenth of a short text's ``encode(t).ids`` in making and freeing it). Over one shared
     #: native result, ``ids`` (int32), ``offsets`` (int64, ``(n, 2)``) and ``words``
     #: (int32) are read-only numpy views of the sequence; ``tokens()`` builds its token
@@ -84,7 +85,7 @@ if _core is not None:
     #: windows of the same result. The lists of :class:`Encoding` are built from this on
     #: first access (``id_list``, ``word_list``, ``offset_list`` natively, the others by
     #: :func:`_around`).
-    NativeArrays = _core.Arrays
+    NativeArrays = _ext.Arrays
 
 else:  # no native build: no native results
     NativeArrays = None  # type: ignore[assignment,misc]
@@ -139,12 +140,12 @@ _BUILDERS: dict[str, Callable[[Any], list[Any]]] = {}
 
 def _native_lists(cls: type) -> None:
     """Replace the lazy-list properties of ``cls`` with their native twin,
-    ``_core.LazyList`` (same behaviour; the first read of ``encode(t).ids`` is the
+    the native ``LazyList`` (same behaviour; the first read of ``encode(t).ids`` is the
     cost of a short text)."""
     attrs = vars(cls)
     for name in _FIELDS:
         prop = attrs[name]
-        lazy = _core.LazyList(
+        lazy = _ext.LazyList(
             attrs["_" + name], attrs["_native"], _BUILDERS[name], prop.fset, prop.__doc__
         )
         setattr(cls, name, lazy)
@@ -531,10 +532,10 @@ class Encoding:
 
 
 if (
-    _core is not None
+    _ext is not None
 ):  # native plans make these two classes (codetok/_native/bindings/bind_arrays.hpp)
     _native_lists(Encoding)
-    _core.register_encoding_types(NativeArrays, Encoding)
+    _ext.register_encoding_types(NativeArrays, Encoding)
 
 
 def _to_tensor(name: str, value: Any, tensor_type: str) -> Any:

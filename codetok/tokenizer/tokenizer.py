@@ -33,6 +33,7 @@ from ..normalizers import Normalizer
 from ..pre_tokenizers import Anchor, PreTokenizer
 from ..processors import PostProcessor, default_process
 from . import call as tokenizer_call
+from . import entry_points
 from . import serialization as tokenizer_json
 from .added_tokens import AddedToken, AddedVocabulary
 from .encoding import BatchEncoding, Encoding
@@ -632,7 +633,11 @@ class Tokenizer:
                 plan = self._plan()
             if plan is not None and plan.final_layouts is not None:
                 final = plan.core.encode_encoding(
-                    sequence, (), plan.trim, plan.model_core, plan.final_layouts[add_special_tokens]
+                    sequence,
+                    (),
+                    plan.trim,
+                    plan.model_kernel,
+                    plan.final_layouts[add_special_tokens],
                 )
                 # Plain settings and this plan: one state, unless the settings moved
                 # meanwhile (then the general path reads them again with the plan).
@@ -858,7 +863,7 @@ class Tokenizer:
                 plan.skip_ids(skip),
                 trim_mode,
                 _threads(num_threads, len(texts)),
-                plan.model_core,
+                plan.model_kernel,
                 plan.layout(add_special_tokens) if direct else None,
                 True,
             )
@@ -1149,9 +1154,7 @@ class Tokenizer:
         >>> Tokenizer.from_file(path).encode("abab").ids
         [2, 2]
         """
-        from ..formats.binary import save_binary
-
-        save_binary(self, path)
+        entry_points.job("save_binary")(self, path)
 
     def save_pretrained(self, folder: str | os.PathLike[str]) -> list[str]:
         """Write the folder ``transformers`` expects (tokenizer.json, tokenizer_config.json, ...).
@@ -1159,9 +1162,7 @@ class Tokenizer:
         Returns:
             The paths written.
         """
-        from ..formats.pretrained import save_pretrained
-
-        return save_pretrained(self, folder)
+        return entry_points.job("save_pretrained")(self, folder)
 
     @classmethod
     def from_pretrained(
@@ -1173,9 +1174,7 @@ class Tokenizer:
         local_files_only: bool = False,
     ) -> Tokenizer:
         """Load from a folder, the HF cache, or the Hub (see :func:`codetok.from_pretrained`)."""
-        from ..formats.hub import from_pretrained
-
-        return from_pretrained(
+        return entry_points.job("from_pretrained")(
             name_or_path, revision=revision, cache_dir=cache_dir, local_files_only=local_files_only
         )
 
@@ -1212,9 +1211,7 @@ class Tokenizer:
             FormatError: no format matches (the message lists those tried), or the file
                 is malformed (the message names the file and place).
         """
-        from ..formats.detect import load_as
-
-        return load_as(cls, path)
+        return entry_points.job("load_as")(cls, path)
 
     # ------------------------------------------------------------------ training
     def train(self, files: Any, trainer: Any, /, *, num_workers: int = 1) -> Tokenizer:
@@ -1224,25 +1221,22 @@ class Tokenizer:
         pre-tokenizer; the trained model replaces :attr:`model` and the trainer's special
         tokens are added. Returns ``self``.
         """
-        from ..trainers.api import train
-
-        return train(self, files, trainer, num_workers=num_workers)
+        return entry_points.job("train")(self, files, trainer, num_workers=num_workers)
 
     def train_from_iterator(
         self, iterator: Any, trainer: Any, /, *, num_workers: int = 1, length: int | None = None
     ) -> Tokenizer:
         """Train this tokenizer's model on an iterator of strings; returns ``self``."""
-        from ..trainers.api import train_from_iterator
+        train = entry_points.job("train_from_iterator")
+        return train(self, iterator, trainer, num_workers=num_workers, length=length)
 
-        return train_from_iterator(self, iterator, trainer, num_workers=num_workers, length=length)
 
-
-if _backend._CORE is not None:
+if _backend.available():
     # The common calls of ``encode`` (one str; no truncation, padding or special-token
     # policy) and of ``encode_ordinary`` are answered in C; every other call runs the
     # methods above, which stay the specification (codetok/_native/bindings/bind_method.hpp).
-    Tokenizer.encode = _backend._CORE.tokenizer_encode(Tokenizer.encode, CHANGES)  # type: ignore[method-assign]
-    Tokenizer.encode_ordinary = _backend._CORE.tokenizer_encode_ordinary(  # type: ignore[method-assign]
+    Tokenizer.encode = _backend.core().tokenizer_encode(Tokenizer.encode, CHANGES)  # type: ignore[method-assign]
+    Tokenizer.encode_ordinary = _backend.core().tokenizer_encode_ordinary(  # type: ignore[method-assign]
         Tokenizer.encode_ordinary, CHANGES
     )
 

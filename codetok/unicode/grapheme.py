@@ -109,7 +109,7 @@ def clusters(text: str) -> Iterator[str]:
 
 
 def cluster_ends(text: str) -> list[int]:
-    """End index of each cluster of ``text`` (as ``_core.grapheme_ends``).
+    """End index of each cluster of ``text`` (as the native ``grapheme_ends``).
 
     >>> cluster_ends("\\U0001f1eb\\U0001f1f7\\U0001f1e9")
     [2, 3]

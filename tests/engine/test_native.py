@@ -117,7 +117,7 @@ def test_backend_switch_takes_effect(backend) -> None:
     model = BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")])
     assert model.tokenize("ab") == [Token(2, "ab", (0, 2))]
     assert _backend.native() == (backend == "native")
-    assert isinstance(model._core, core.BpeCore) == (backend == "native")
+    assert isinstance(model._built_kernel, core.BpeCore) == (backend == "native")
 
 
 # -- differential: BPE ------------------------------------------------------------------------

@@ -477,16 +477,16 @@ def test_sparse_ids_use_the_reference_kernel() -> None:
     tok = Tokenizer(BPE({"a": 0, "b": 1, "ab": far}, [("a", "b")]), pre_tokenizer=WhitespaceSplit())
     ids = tok.encode("ab a b").ids
     assert ids == [far, 0, 1] and all(type(i) is int for i in ids)
-    assert not tok.model._core_native and tok.engine == "python"
+    assert not tok.model._built_kernel_native and tok.engine == "python"
     # A vocabulary whose ids run a little past its size (GPT-2's cut down, <|endoftext|>
     # still 50256) stays native; the reference kernel gave numpy ids from the merge table.
     ids = {**{c: i for i, c in enumerate("ab")}, "ab": 50256}
     mid = Tokenizer(BPE(ids, [("a", "b")]), pre_tokenizer=WhitespaceSplit())
     assert mid.encode("ab a b").ids == [50256, 0, 1]
-    assert mid.model._core_native == _backend.native()
+    assert mid.model._built_kernel_native == _backend.native()
     dense = Tokenizer(BPE({"a": 0, "b": 1, "ab": 2}, [("a", "b")]), pre_tokenizer=WhitespaceSplit())
     assert dense.encode("ab a b").ids == [2, 0, 1]
-    assert dense.model._core_native == _backend.native()
+    assert dense.model._built_kernel_native == _backend.native()
 
 
 def test_tokens_and_prefix_with_lone_surrogates() -> None:

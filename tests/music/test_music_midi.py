@@ -1,4 +1,4 @@
-"""Reading and writing MIDI files (codetok.music.midi_io): real files from the music21 wheel
+"""Reading and writing MIDI files (codetok.music.score): real files from the music21 wheel
 (tests/data/music), files built with mido, and inputs that are not MIDI."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ The default budget is far above what real code needs (see :data:`DEFAULT_BUDGET`
 
 How the limits are kept:
 
-- the native lexer's parser (the tree-sitter runtime compiled into ``codetok._core``)
+- the native lexer's parser (the tree-sitter runtime compiled into the native extension)
   counts the bytes its allocator holds per thread and checks them and a clock every 100
   parse operations (codetok/_native/parse_budget.cpp): the limit is on the parser's own
   memory;

@@ -1,8 +1,8 @@
 """The native lexer (codetok/_native/code/code_lexer.hpp, code_columns.hpp): source -> lexeme
 columns in one call.
 
-:func:`native_lexer` gives, per grammar, the ``_core.LexPlan`` that parses a file with the
-tree-sitter C runtime compiled into ``codetok._core``, walks its tree once and builds every
+:func:`native_lexer` gives, per grammar, the the native ``LexPlan`` that parses a file with the
+tree-sitter C runtime compiled into the native extension, walks its tree once and builds every
 column of :class:`~codetok.code.Lexemes`, as :func:`codetok.code.front.lexer.lex` does in Python
 (the specification: ``_walk``, ``_records_to_columns``, ``split_gaps``, ``insert_layout``,
 ``_positions``), with the GIL released.

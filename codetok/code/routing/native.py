@@ -1,6 +1,6 @@
 """The native router of a :class:`~codetok.code.CodeTokenizer`: lexemes -> ids in one call.
 
-:func:`compile_router` builds ``_core.CodeRouter`` (codetok/_native/code/code_router.hpp) from a
+:func:`compile_router` builds the native ``CodeRouter`` (codetok/_native/code/code_router.hpp) from a
 code tokenizer's channels and router options for one language; :func:`run_router` routes and
 encodes one file's lexemes with it. It gives the units and ids that :func:`~.router.route`
 and the channels' ``encode`` give (the specification, and what the tests compare it with).
@@ -216,7 +216,7 @@ def count_pieces(
     router: Any, counts: Any, lexemes: Lexemes, index: dict[str, int], options: RouterOptions
 ) -> None:
     """Route one file with a counting router (:func:`compile_counter`) into ``counts``
-    (``_core.CodeCounts``): the byte-level pieces :func:`~.router.route` would give."""
+    (the native ``CodeCounts``): the byte-level pieces :func:`~.router.route` would give."""
     counts.add(router, *_router_inputs(lexemes, index, options))
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import os
-import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from math import log
@@ -32,6 +31,7 @@ from typing import Any
 
 from ...errors import ConfigurationError, FormatError, TrainingError
 from .training import train_lexicon
+from .words import MAX_WORD, check_word, count_words
 
 __all__ = ["MorphemeModel", "DAMPENINGS", "MAX_NEW", "MAX_WORD", "check_word", "dampen"]
 
@@ -40,41 +40,7 @@ __all__ = ["MorphemeModel", "DAMPENINGS", "MAX_NEW", "MAX_WORD", "check_word", "
 DAMPENINGS = ("none", "log", "ones")
 #: The longest string a segmentation may take that is not in the lexicon.
 MAX_NEW = 32
-#: The longest training word, in characters (training is quadratic in a word's length).
-MAX_WORD = 256
 _CACHE = 1 << 16
-
-
-def check_word(word: Any, where: str) -> str:
-    """``word`` if it is a trainable word, else a :class:`TrainingError` naming ``where``.
-
-    A word is a str of letters (Unicode categories L and M, any case), at least one letter
-    long and at most :data:`MAX_WORD` characters.
-    """
-    if not isinstance(word, str):
-        raise TrainingError(f"{where}: a word must be a str, got {type(word).__name__}")
-    if not word:
-        raise TrainingError(f"{where}: empty word; every word needs at least one letter")
-    if len(word) > MAX_WORD:
-        raise TrainingError(
-            f"{where}: {word[:20]!r}... has {len(word)} characters; words longer than "
-            f"{MAX_WORD} are not trained on (drop them)"
-        )
-    for i, ch in enumerate(word):
-        if not (ch.isalpha() or _is_mark(ch)):
-            what = "has no letters" if not any(c.isalpha() for c in word) else "is not all letters"
-            raise TrainingError(
-                f"{where}: {word!r} {what} ({ch!r} at {i}); morphemes are learned from words "
-                f"of letters only: split such entries at the other characters or drop them, "
-                f"or train on texts, whose runs of letters are the words"
-            )
-    if not any(c.isalpha() for c in word):
-        raise TrainingError(f"{where}: {word!r} has no letters, only combining marks")
-    return word
-
-
-def _is_mark(ch: str) -> bool:
-    return unicodedata.category(ch).startswith("M")
 
 
 def _check_weight(corpus_weight: Any) -> None:
@@ -176,7 +142,7 @@ class MorphemeModel:
 
         Args:
             words: word -> count, or words (each counted once per occurrence). Words must
-                be letters only (:func:`check_word`).
+                be letters only (:func:`~codetok.text.morphemes.words.check_word`).
             corpus: texts (``str``) and/or files (``pathlib.Path``); their runs of letters
                 are the words (lowercased when ``lowercase``), counted.
             files: more text files, read line by line.
@@ -207,8 +173,6 @@ class MorphemeModel:
         >>> model.segment("walked"), model.segment("talking")
         (['walk', 'ed'], ['talk', 'ing'])
         """
-        from .words import count_words
-
         counts = count_words(words, corpus=corpus, files=files, lowercase=lowercase)
         if dampening not in DAMPENINGS:
             raise ConfigurationError(

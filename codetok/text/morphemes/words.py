@@ -9,13 +9,14 @@
   exactly what the :class:`~codetok.text.morphemes.pre_tokenizer.Morphemes` pre-tokenizer segments.
   Runs of combining marks alone and runs longer than ``MAX_WORD`` are skipped.
 
-Words must be letters only (:func:`~codetok.text.morphemes.model.check_word`); errors name the
+Words must be letters only (:func:`check_word`); errors name the
 word, and for files the line.
 """
 
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -23,9 +24,44 @@ from typing import Any
 import regex
 
 from ...errors import ConfigurationError, TrainingError
-from .model import MAX_WORD, check_word
 
-__all__ = ["LETTERS", "count_words", "read_word_list"]
+__all__ = ["LETTERS", "MAX_WORD", "check_word", "count_words", "read_word_list"]
+
+#: The longest training word, in characters (training is quadratic in a word's length).
+MAX_WORD = 256
+
+
+def check_word(word: Any, where: str) -> str:
+    """``word`` if it is a trainable word, else a :class:`TrainingError` naming ``where``.
+
+    A word is a str of letters (Unicode categories L and M, any case), at least one letter
+    long and at most :data:`MAX_WORD` characters.
+    """
+    if not isinstance(word, str):
+        raise TrainingError(f"{where}: a word must be a str, got {type(word).__name__}")
+    if not word:
+        raise TrainingError(f"{where}: empty word; every word needs at least one letter")
+    if len(word) > MAX_WORD:
+        raise TrainingError(
+            f"{where}: {word[:20]!r}... has {len(word)} characters; words longer than "
+            f"{MAX_WORD} are not trained on (drop them)"
+        )
+    for i, ch in enumerate(word):
+        if not (ch.isalpha() or _is_mark(ch)):
+            what = "has no letters" if not any(c.isalpha() for c in word) else "is not all letters"
+            raise TrainingError(
+                f"{where}: {word!r} {what} ({ch!r} at {i}); morphemes are learned from words "
+                f"of letters only: split such entries at the other characters or drop them, "
+                f"or train on texts, whose runs of letters are the words"
+            )
+    if not any(c.isalpha() for c in word):
+        raise TrainingError(f"{where}: {word!r} has no letters, only combining marks")
+    return word
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("M")
+
 
 #: A maximal run of letters: what a morpheme model learns from and segments.
 LETTERS = regex.compile(r"[\p{L}\p{M}]+")
