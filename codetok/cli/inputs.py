@@ -86,7 +86,7 @@ def choose_language(language: str | None, data: bytes, path: str | None) -> str:
     """
     if language is not None:
         return language
-    from ..code.front.detect import detect_language, language_from_path, language_from_shebang
+    from ..code.front.language import detect_language, language_from_path, language_from_shebang
 
     if path is not None:
         by_path = language_from_path(path)

@@ -31,7 +31,7 @@ _SPECIAL = [
         re.compile(r"\((\d+)\); raise vocab_size or pass limit_alphabet=<smaller number>"),
         r"(\1); raise --vocab-size above \1",
     ),
-    # code/front/detect.py
+    # code/front/language.py
     (re.compile(r"\bpass language= explicitly"), "pass --language NAME"),
 ]
 

@@ -2,7 +2,7 @@
 
 ``codetok morphemes train WORDS.txt -o model.json`` trains a
 :class:`~codetok.text.morphemes.model.MorphemeModel` on a word-list file (``word``, ``count
-word`` or ``word count`` lines, :func:`~codetok.text.morphemes.words.read_word_list`) or, with
+word`` or ``word count`` lines, :func:`~codetok.text.morphemes.training_words.read_word_list`) or, with
 ``--texts``, on the letter runs of text files. ``codetok morphemes segment -m model.json
 WORD...`` prints ``word<TAB>morph morph ...`` per word (words from standard input, one per
 line, when none are given).
@@ -29,7 +29,7 @@ EPILOG = """examples:
 def cmd_train(args: argparse.Namespace) -> int:
     """Run ``codetok morphemes train``."""
     from ..text.morphemes.model import MorphemeModel
-    from ..text.morphemes.words import read_word_list
+    from ..text.morphemes.training_words import read_word_list
     from .inputs import check_input_files
     from .output import check_output_path, write_output
 

@@ -5,7 +5,7 @@ modules are laid out in the order the code flows through them::
 
     front/      source -> lexemes
       languages.py, grammar.py   grammars/*.toml files: node type -> lexeme kind
-      detect.py                  the language from a file name, a shebang or the content
+      language.py                the language from a file name, a shebang or the content
       budget.py                  ParseBudget: the time and memory one parse may take
       lexer.py                   lex(): parse, walk the tree, one lexeme per leaf or gap
       layout.py                  blank gaps, INDENT / DEDENT markers
@@ -53,9 +53,9 @@ from __future__ import annotations
 
 from .encoding import CodeEncoding as CodeEncoding
 from .front.budget import ParseBudget as ParseBudget
-from .front.detect import detect_language as detect_language
 from .front.kinds import LexemeFlag as LexemeFlag
 from .front.kinds import LexemeKind as LexemeKind
+from .front.language import detect_language as detect_language
 from .front.languages import Grammar as Grammar
 from .front.languages import available_languages as available_languages
 from .front.languages import get_grammar as get_grammar

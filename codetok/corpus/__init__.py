@@ -3,7 +3,7 @@
 One job, three ways to run it, one format::
 
     sources.py    list the source files of folders (skipped ones counted or failed), read one
-    plan.py       cut them into shards of about N MB: the unit of work and of resuming
+    sharding.py   cut them into shards of about N MB: the unit of work and of resuming
     job.py        CorpusJob: mode (tokens / codebert / pairs), tokenizer, options
     encoders.py   what each mode writes per file
     shards.py     write_shard(): tokenize one shard's files, write one Parquet file
@@ -33,9 +33,9 @@ from .job import MODES as MODES
 from .job import CorpusJob as CorpusJob
 from .manifest import MANIFEST_NAME as MANIFEST_NAME
 from .manifest import read_manifest as read_manifest
-from .plan import plan_shards as plan_shards
 from .run import RunLog as RunLog
 from .run import build_corpus as build_corpus
+from .sharding import plan_shards as plan_shards
 from .shards import write_shard as write_shard
 from .sources import list_sources as list_sources
 

@@ -30,8 +30,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from .job import CorpusJob
-from .plan import ShardTask
 from .pool import run_pool
+from .sharding import ShardTask
 from .shards import lost_entry, write_shard
 
 __all__ = ["Engine", "LocalEngine", "DaskEngine", "available_cores"]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .job import CorpusJob
-from .plan import ShardTask
+from .sharding import ShardTask
 from .shards import lost_entry, prepare, write_shard
 
 __all__ = ["run_pool", "TRIES"]

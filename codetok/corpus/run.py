@@ -3,7 +3,7 @@
 :func:`build_corpus` is what ``codetok corpus`` runs, on any engine:
 
 1. list the source files (:func:`~codetok.corpus.sources.list_sources`) and cut them into
-   shards (:func:`~codetok.corpus.plan.plan_shards`);
+   shards (:func:`~codetok.corpus.sharding.plan_shards`);
 2. read the folder's manifest, if any: a folder made by another job is refused; the
    shards it lists whose inputs are unchanged and whose file is intact are kept;
 3. run the remaining shards on the engine, rewriting the manifest after each one, so an
@@ -41,7 +41,7 @@ from .manifest import (
     totals,
     write_manifest,
 )
-from .plan import plan_shards
+from .sharding import plan_shards
 from .shards import id_type, shard_schema
 from .sources import list_sources
 

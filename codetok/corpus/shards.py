@@ -40,7 +40,7 @@ import numpy as np
 
 from ..errors import ConfigurationError
 from .job import CorpusJob
-from .plan import ShardTask
+from .sharding import ShardTask
 from .sources import read_source
 
 __all__ = ["write_shard", "lost_entry", "prepare", "id_type", "shard_schema"]

@@ -23,7 +23,7 @@ then (a file replaced by a named pipe, or grown), so it opens the file without b
 at most the cap; it says why a file cannot be used: unreadable (the OS error), not a
 regular file, too large, or binary (a NUL byte in its first 8,000 bytes, git's rule).
 
-Not handled here: cutting the list into shards (:mod:`codetok.corpus.plan`), tokenizing.
+Not handled here: cutting the list into shards (:mod:`codetok.corpus.sharding`), tokenizing.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ The values are those of ``enum class Scanner`` in ``pretokenize.hpp``.
 
 from __future__ import annotations
 
-from ..unicode.patterns import GPT2_PATTERN
+from ..unicode.split_patterns import GPT2_PATTERN
 
 __all__ = [
     "GPT2",

@@ -12,7 +12,7 @@ import regex
 from ..tokenizer.offsets import NormalizedString
 from ..unicode.byte_alphabet import BYTE_TO_CHAR, LATIN1_TO_BYTECHAR, bytes_to_unicode
 from ..unicode.hf_regex import compile_onig
-from ..unicode.patterns import GPT2_PATTERN
+from ..unicode.split_patterns import GPT2_PATTERN
 from .base import Anchor, PreTokenizer, _cut, _starts, _tiling
 
 

@@ -36,7 +36,7 @@ from .byte_level import ByteTokenizer, byte_tokenizer
 from .chars import char_tokenizer
 from .morphemes.model import MorphemeModel
 from .morphemes.pre_tokenizer import Morphemes, morpheme_tokenizer
-from .morphemes.words import read_word_list
+from .morphemes.training_words import read_word_list
 from .patterns import Patterns, pattern_tokenizer
 from .phonemes import phoneme_tokenizer
 from .vocab import build_vocab, count_pieces, iter_corpus, train, vocab_from_counts

@@ -29,7 +29,7 @@ from codetok.models.base import Model
 from codetok.tokenizer.added_tokens import AddedToken
 from codetok.tokenizer.tokenizer import Tokenizer
 from codetok.trainers.base import Trainer
-from codetok.trainers.corpus import count_words, iter_file_lines, resolve_files
+from codetok.trainers.word_counts import count_words, iter_file_lines, resolve_files
 
 __all__ = [
     "train_from_iterator",

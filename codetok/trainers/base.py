@@ -1,6 +1,6 @@
 """What every trainer shares: option checking, special tokens, the alphabet and progress bars.
 
-A trainer turns word counts (``{piece: count}``, see :mod:`codetok.trainers.corpus`) into a
+A trainer turns word counts (``{piece: count}``, see :mod:`codetok.trainers.word_counts`) into a
 model. Options are keyword arguments checked when the trainer is built; an unknown one raises
 :class:`~codetok.errors.ConfigurationError` naming it and listing the valid ones.
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from codetok.code import CodeTokenizer, ParseBudget, get_grammar, lex
-from codetok.code.front import detect
+from codetok.code.front import language as detect
 from codetok.code.front.native import native_lexer
 from codetok.errors import ConfigurationError, ParseLimitError
 

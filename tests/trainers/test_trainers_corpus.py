@@ -11,7 +11,7 @@ from codetok import pre_tokenizers as cpt
 from codetok.errors import ConfigurationError, NotFoundError, TrainingError
 from codetok.models import BPE
 from codetok.trainers import BpeTrainer, build_alphabet, count_pieces, train
-from codetok.trainers.corpus import count_words, iter_file_lines, resolve_files
+from codetok.trainers.word_counts import count_words, iter_file_lines, resolve_files
 
 
 def test_count_words_dedupes_lines_within_a_batch():

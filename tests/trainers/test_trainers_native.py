@@ -19,7 +19,7 @@ from codetok.reference import bpe_train as reference
 from codetok.trainers import BpeTrainer
 from codetok.trainers.api import _Pieces
 from codetok.trainers.bpe import train_merges
-from codetok.trainers.corpus import count_words
+from codetok.trainers.word_counts import count_words
 
 pytestmark = pytest.mark.skipif(not _backend.available(), reason="codetok._core is not built")
 

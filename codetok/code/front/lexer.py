@@ -20,7 +20,7 @@ bytes, so each invalid byte is one char). Lines are 1-based and count ``\\n``; c
 given to the parser.
 
 Not handled here: identifier splitting (:mod:`codetok.code.routing.identifiers`), language detection
-(:mod:`codetok.code.front.detect`), and anything about subword tokens.
+(:mod:`codetok.code.front.language`), and anything about subword tokens.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ import numpy as np
 from ...engine import native as _backend
 from ...errors import InputError
 from .budget import DEFAULT_BUDGET, ParseBudget, limit_error, parse_tree
-from .detect import detect_language
 from .grammar import (
     ROLE_ATOMIC,
     ROLE_CODE,
@@ -47,6 +46,7 @@ from .grammar import (
     text_kind,
 )
 from .kinds import LexemeFlag, LexemeKind
+from .language import detect_language
 from .languages import get_grammar
 from .layout import insert_layout, split_gaps
 from .lexemes import Lexeme, Lexemes

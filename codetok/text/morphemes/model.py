@@ -31,7 +31,7 @@ from typing import Any
 
 from ...errors import ConfigurationError, FormatError, TrainingError
 from .training import train_lexicon
-from .words import MAX_WORD, check_word, count_words
+from .training_words import MAX_WORD, check_word, count_words
 
 __all__ = ["MorphemeModel", "DAMPENINGS", "MAX_NEW", "MAX_WORD", "check_word", "dampen"]
 
@@ -142,7 +142,7 @@ class MorphemeModel:
 
         Args:
             words: word -> count, or words (each counted once per occurrence). Words must
-                be letters only (:func:`~codetok.text.morphemes.words.check_word`).
+                be letters only (:func:`~codetok.text.morphemes.training_words.check_word`).
             corpus: texts (``str``) and/or files (``pathlib.Path``); their runs of letters
                 are the words (lowercased when ``lowercase``), counted.
             files: more text files, read line by line.

@@ -19,7 +19,7 @@ from ...tokenizer.tokenizer import Tokenizer
 from .._register import register
 from ..vocab import Corpus, finish, vocab_from_counts
 from .model import MorphemeModel
-from .words import LETTERS
+from .training_words import LETTERS
 
 __all__ = ["Morphemes", "morpheme_tokenizer"]
 
