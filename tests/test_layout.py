@@ -189,3 +189,41 @@ def test_the_package_root_holds_names_and_packages():
     modules = sorted(p.name for p in ROOT.glob("*.py"))
     assert {"__init__.py", "errors.py"} <= set(modules)
     assert len(modules) - 2 <= 6, f"modules at the package root: {modules}"
+
+
+def _long_functions(limit: int = 80) -> list[str]:
+    """Functions of more than ``limit`` lines (from ``def`` to the end, the docstring not
+    counted) without a ``# One piece:`` comment above them saying why."""
+    found = []
+    for path in ROOT.rglob("*.py"):
+        if {"data", "generated"} & set(path.relative_to(ROOT).parts):
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            first = node.body[0]
+            doc = 0
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                doc = first.end_lineno - first.lineno + 1
+            length = node.end_lineno - node.lineno + 1 - doc
+            top = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            said = any(line.strip().startswith("# One piece:") for line in lines[max(0, top - 6) : top - 1])  # fmt: skip
+            if length > limit and not said:
+                found.append(
+                    f"{path.relative_to(ROOT.parent)}:{node.lineno} {node.name} ({length})"
+                )
+    return found
+
+
+def test_the_length_rule_sees_a_long_function(tmp_path, monkeypatch):
+    pkg = tmp_path / "codetok"
+    pkg.mkdir()
+    body = "\n".join(f"    x{i} = {i}" for i in range(90))
+    (pkg / "m.py").write_text(f'def f():\n    """Doc."""\n{body}\n\n\n# One piece: a reason.\ndef g():\n{body}\n')  # fmt: skip
+    monkeypatch.setattr(__import__(__name__), "ROOT", pkg)
+    assert _long_functions() == ["codetok/m.py:1 f (91)"]
+
+
+def test_no_function_over_80_lines_without_a_reason():
+    assert not _long_functions(), "split these, or say above them why one piece:\n" + "\n".join(_long_functions())  # fmt: skip

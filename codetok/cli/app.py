@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import CodetokError
 from ..formats.any_tokenizer import BUILTIN, load_any_tokenizer, load_text_tokenizer
@@ -206,15 +207,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="codetok",
-        description="Syntax-aware code tokenization and HF/tiktoken/SentencePiece-compatible subword tokenizers.",
-        epilog="Long runs show a progress line on stderr when it is a terminal; "
-        "CODETOK_PROGRESS=1 forces it, CODETOK_PROGRESS=0 hides it.",
-    )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
+def _add_lex_parser(sub: Any) -> None:
+    """Register ``codetok lex``: shows how codetok's lexer reads one source file."""
     p = sub.add_parser(
         "lex",
         help="show the lexeme stream of a source file",
@@ -227,6 +221,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="also list whitespace lexemes")
     p.set_defaults(func=cmd_lex)
 
+
+def _add_split_parser(sub: Any) -> None:
+    """Register ``codetok split``: shows how identifiers are cut into words."""
     p = sub.add_parser(
         "split",
         help="split identifiers into words",
@@ -239,6 +236,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_split)
 
+
+def _add_encode_parser(sub: Any) -> None:
+    """Register ``codetok encode``: encodes one file with a code, text or music tokenizer."""
     p = sub.add_parser(
         "encode",
         help="encode a source file (built-in code tokenizer), a text file or a MIDI file",
@@ -275,6 +275,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_encode)
 
+
+def _add_train_parser(sub: Any) -> None:
+    """Register ``codetok train``: trains a code tokenizer on folders of source code."""
     p = sub.add_parser(
         "train",
         help="train a code tokenizer on source folders",
@@ -296,6 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
     p.set_defaults(func=cmd_train)
 
+
+def _add_analyze_parser(sub: Any) -> None:
+    """Register ``codetok analyze``: compares text tokenizers on the same corpus."""
     p = sub.add_parser(
         "analyze",
         help="compare tokenizers on a corpus",
@@ -305,6 +311,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--tokenizer", "-t", action="append", required=True)
     p.set_defaults(func=cmd_analyze)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="codetok",
+        description="Syntax-aware code tokenization and HF/tiktoken/SentencePiece-compatible subword tokenizers.",
+        epilog="Long runs show a progress line on stderr when it is a terminal; "
+        "CODETOK_PROGRESS=1 forces it, CODETOK_PROGRESS=0 hides it.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_lex_parser(sub)
+    _add_split_parser(sub)
+    _add_encode_parser(sub)
+    _add_train_parser(sub)
+    _add_analyze_parser(sub)
     from .pairs import register as register_pairs
 
     register_pairs(sub)

@@ -672,87 +672,14 @@ class CodeTokenizer:
             FormatError: the object has no valid ``"codetok_code"`` section; the error
                 names the file and the key (``codetok_code.reserved.keywords.python[3]``).
         """
-        ext = data.get(FORMAT_KEY) if isinstance(data, dict) else None
-        if not isinstance(ext, dict):
-            raise FormatError(
-                f"not a code tokenizer file: no {FORMAT_KEY!r} section (for a plain "
-                "tokenizer.json use codetok.Tokenizer.from_file, or wrap it with "
-                "CodeTokenizer(Tokenizer.from_file(path)))",
-                path=path,
-            )
-        version = ext.get("version")
-        if type(version) is not int or version != FORMAT_VERSION:
-            raise FormatError(
-                f"unsupported code tokenizer version {version!r} (this codetok reads "
-                f"{FORMAT_VERSION}); upgrade codetok",
-                path=path,
-                where=f"{FORMAT_KEY}.version",
-            )
-        keys = ("version", "options", "reserved", "comment_tokenizer")
-        odd = sorted(set(keys) ^ set(ext))
-        if odd:
-            raise FormatError(
-                f"{'unknown' if odd[0] in ext else 'missing'} key {odd[0]!r}; this section "
-                f"holds exactly {', '.join(keys)}",
-                path=path,
-                where=FORMAT_KEY,
-            )
-        saved = ext["options"]
-        if not isinstance(saved, dict):
-            raise FormatError(
-                "expected an object of options", path=path, where=f"{FORMAT_KEY}.options"
-            )
-        unknown = sorted(set(saved) - set(_OPTION_NAMES))
-        if unknown:
-            raise FormatError(
-                f"unknown option {unknown[0]!r}; valid: {', '.join(_OPTION_NAMES)}",
-                path=path,
-                where=f"{FORMAT_KEY}.options.{unknown[0]}",
-            )
-        check_options(RouterOptions, saved, path=path, where=f"{FORMAT_KEY}.options")
-        # Files from before these options were trained without them.
-        older = {
-            "fold_whitespace": False,
-            "join_punctuation": False,
-            "fold_blank_lines": False,
-            "spaced_keywords": False,
-        }
-        options = RouterOptions(**{**older, **saved})
-        try:
-            splitter = PieceSplitter(options.digits, max_piece=options.max_piece)
-        except CodetokError as e:
-            field = "digits" if options.digits not in DIGIT_POLICIES else "max_piece"
-            where = f"{FORMAT_KEY}.options.{field}"
-            raise as_format_error(e, "malformed option", path, where) from e
+        ext = _code_section(data, path)
+        options, splitter = _saved_options(ext["options"], path)
         reserved = ReservedTokens.from_dict(
             ext["reserved"], path=path, where=f"{FORMAT_KEY}.reserved"
         )
         tok = Tokenizer.from_dict(data, path=path)
-        added = {t.content for t in tok.get_added_tokens_decoder().values()}
-        missing = [t for t in reserved.tokens if t not in added]
-        if missing:
-            lang = next((g for g, t in reserved.keywords.items() if missing[0] in t.values()), "")
-            raise FormatError(
-                f"the reserved token {missing[0]!r} is not an added token of the saved "
-                "tokenizer, where saving puts every reserved token: the keyword lists were "
-                "edited after saving, and would give other ids",
-                path=path,
-                where=f"{FORMAT_KEY}.reserved" + (f".keywords.{lang}" if lang else ""),
-            )
-        comment = ext["comment_tokenizer"]
-        where = f"{FORMAT_KEY}.comment_tokenizer"
-        if comment is not None and not isinstance(comment, dict):
-            raise FormatError(
-                f"expected null or a tokenizer.json object, got {type(comment).__name__} "
-                f"{comment!r:.80}",
-                path=path,
-                where=where,
-            )
-        try:
-            comment_tok = None if comment is None else Tokenizer.from_dict(comment, path=path)
-        except FormatError as e:
-            inner = f"{where}.{e.where}" if e.where else where
-            raise type(e)(e.message, path=path, where=inner) from e
+        _check_reserved_added(reserved, tok, path)
+        comment_tok = _saved_comment_tokenizer(ext["comment_tokenizer"], path)
         self = cls.__new__(cls)
         self.reserved = reserved
         self.options = options
@@ -790,6 +717,97 @@ class CodeTokenizer:
         model = type(self.tokenizer.model).__name__
         langs = ",".join(sorted(self.reserved.keywords))
         return f"CodeTokenizer({model}, vocab={self.vocab_size}, comments={comment}, {langs})"
+
+
+def _code_section(data: Any, path: str | None) -> dict[str, Any]:
+    """The checked ``codetok_code`` section, so plain or newer files fail clearly."""
+    ext = data.get(FORMAT_KEY) if isinstance(data, dict) else None
+    if not isinstance(ext, dict):
+        raise FormatError(
+            f"not a code tokenizer file: no {FORMAT_KEY!r} section (for a plain "
+            "tokenizer.json use codetok.Tokenizer.from_file, or wrap it with "
+            "CodeTokenizer(Tokenizer.from_file(path)))",
+            path=path,
+        )
+    version = ext.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise FormatError(
+            f"unsupported code tokenizer version {version!r} (this codetok reads "
+            f"{FORMAT_VERSION}); upgrade codetok",
+            path=path,
+            where=f"{FORMAT_KEY}.version",
+        )
+    keys = ("version", "options", "reserved", "comment_tokenizer")
+    odd = sorted(set(keys) ^ set(ext))
+    if odd:
+        raise FormatError(
+            f"{'unknown' if odd[0] in ext else 'missing'} key {odd[0]!r}; this section "
+            f"holds exactly {', '.join(keys)}",
+            path=path,
+            where=FORMAT_KEY,
+        )
+    return ext
+
+
+def _saved_options(saved: Any, path: str | None) -> tuple[RouterOptions, PieceSplitter]:
+    """The checked saved router options and their splitter; options a file predates are off."""
+    if not isinstance(saved, dict):
+        raise FormatError("expected an object of options", path=path, where=f"{FORMAT_KEY}.options")
+    unknown = sorted(set(saved) - set(_OPTION_NAMES))
+    if unknown:
+        raise FormatError(
+            f"unknown option {unknown[0]!r}; valid: {', '.join(_OPTION_NAMES)}",
+            path=path,
+            where=f"{FORMAT_KEY}.options.{unknown[0]}",
+        )
+    check_options(RouterOptions, saved, path=path, where=f"{FORMAT_KEY}.options")
+    # Files from before these options were trained without them.
+    older = {
+        "fold_whitespace": False,
+        "join_punctuation": False,
+        "fold_blank_lines": False,
+        "spaced_keywords": False,
+    }
+    options = RouterOptions(**{**older, **saved})
+    try:
+        splitter = PieceSplitter(options.digits, max_piece=options.max_piece)
+    except CodetokError as e:
+        field = "digits" if options.digits not in DIGIT_POLICIES else "max_piece"
+        where = f"{FORMAT_KEY}.options.{field}"
+        raise as_format_error(e, "malformed option", path, where) from e
+    return options, splitter
+
+
+def _check_reserved_added(reserved: ReservedTokens, tok: Tokenizer, path: str | None) -> None:
+    """Check every reserved token is an added token of ``tok``, or ids would move."""
+    added = {t.content for t in tok.get_added_tokens_decoder().values()}
+    missing = [t for t in reserved.tokens if t not in added]
+    if missing:
+        lang = next((g for g, t in reserved.keywords.items() if missing[0] in t.values()), "")
+        raise FormatError(
+            f"the reserved token {missing[0]!r} is not an added token of the saved "
+            "tokenizer, where saving puts every reserved token: the keyword lists were "
+            "edited after saving, and would give other ids",
+            path=path,
+            where=f"{FORMAT_KEY}.reserved" + (f".keywords.{lang}" if lang else ""),
+        )
+
+
+def _saved_comment_tokenizer(comment: Any, path: str | None) -> Tokenizer | None:
+    """The saved comment tokenizer or None, errors located under its key."""
+    where = f"{FORMAT_KEY}.comment_tokenizer"
+    if comment is not None and not isinstance(comment, dict):
+        raise FormatError(
+            f"expected null or a tokenizer.json object, got {type(comment).__name__} "
+            f"{comment!r:.80}",
+            path=path,
+            where=where,
+        )
+    try:
+        return None if comment is None else Tokenizer.from_dict(comment, path=path)
+    except FormatError as e:
+        inner = f"{where}.{e.where}" if e.where else where
+        raise type(e)(e.message, path=path, where=inner) from e
 
 
 _DEFAULT_TEXT: str | None = None

@@ -26,7 +26,7 @@ import sys
 import traceback
 from collections import Counter, deque
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .job import CorpusJob
@@ -112,6 +112,97 @@ def _death(process: Any) -> str:
     return f"exited with status {code}"
 
 
+@dataclass
+class _Pool:
+    """The workers of one :func:`run_pool` call and the shards still to write."""
+
+    ctx: Any  # the multiprocessing context workers are started in
+    job: CorpusJob
+    out_dir: str
+    workers: int
+    pending: deque[ShardTask]
+    deaths: Counter[int] = field(default_factory=Counter)  # shard index -> workers died on it
+    idle: list[_Worker] = field(default_factory=list)
+    busy: list[_Worker] = field(default_factory=list)
+    every: list[_Worker] = field(default_factory=list)  # all ever started: each is stopped
+
+
+def _start(pool: _Pool) -> _Worker:
+    """Start a worker with its own pipe, so the driver always knows which shard it holds."""
+    mine, theirs = pool.ctx.Pipe()
+    process = pool.ctx.Process(
+        target=_serve, args=(theirs, pool.job, pool.out_dir, os.getpid()), daemon=True
+    )
+    process.start()
+    theirs.close()  # only the worker holds its end (later workers do not inherit it)
+    w = _Worker(process, mine)
+    pool.every.append(w)
+    return w
+
+
+def _hand_out(pool: _Pool) -> None:
+    """Give pending shards to idle (or new) workers until ``workers`` of them are busy."""
+    while pool.pending and len(pool.busy) < pool.workers:
+        while pool.idle and not pool.idle[-1].process.is_alive():  # killed while it waited
+            pool.idle.pop().conn.close()
+        w = pool.idle.pop() if pool.idle else _start(pool)
+        w.task = pool.pending.popleft()
+        pool.busy.append(w)
+        try:
+            w.conn.send(w.task)
+        except OSError:  # it died already: its sentinel tells below
+            pass
+
+
+def _reply(w: _Worker) -> tuple[Any, ...] | None:
+    """What a woken worker sent (its entry or its error), or None when nothing came whole:
+    it died, or its reply is only half sent."""
+    reply = None
+    try:
+        if w.conn.poll():
+            reply = w.conn.recv()
+    except (EOFError, OSError):
+        reply = None
+    except Exception as e:  # a reply that does not unpickle
+        reply = ("error", RuntimeError(f"{type(e).__name__}: {e}"), "")
+    return reply
+
+
+def _died(pool: _Pool, w: _Worker, task: ShardTask) -> dict[str, Any] | None:
+    """After a worker died on ``task``: queue the shard again, or give it up (its lost entry)
+    once :data:`TRIES` workers died on it, so one bad shard cannot stop the run."""
+    why = _death(w.process)
+    w.conn.close()
+    pool.deaths[task.index] += 1
+    if pool.deaths[task.index] < TRIES:
+        pool.pending.appendleft(task)
+        return None
+    return lost_entry(
+        task,
+        f"the worker process died on this shard {TRIES} times (the last one {why})",
+    )
+
+
+def _stop(every: list[_Worker], finished: bool) -> None:
+    """Stop every worker: asked to exit after a finished run, terminated otherwise (an error,
+    Ctrl-C, a consumer that stopped early), killed if it does not; no process is left."""
+    for w in every:
+        if w.process.is_alive():
+            try:
+                if finished:
+                    w.conn.send(None)
+                else:
+                    w.process.terminate()
+            except OSError:
+                w.process.terminate()
+    for w in every:
+        w.process.join(5)
+        if w.process.is_alive():
+            w.process.kill()
+            w.process.join()
+        w.conn.close()
+
+
 def run_pool(
     job: CorpusJob, tasks: Sequence[ShardTask], out_dir: str, workers: int
 ) -> Iterator[dict[str, Any]]:
@@ -134,80 +225,29 @@ def run_pool(
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
     prepare(job)  # the tokenizer and pyarrow, loaded before forking: workers inherit them
-    pending = deque(tasks)
-    deaths: Counter[int] = Counter()
-    idle: list[_Worker] = []
-    busy: list[_Worker] = []
-    every: list[_Worker] = []
-
-    def start() -> _Worker:
-        mine, theirs = ctx.Pipe()
-        process = ctx.Process(target=_serve, args=(theirs, job, out_dir, os.getpid()), daemon=True)
-        process.start()
-        theirs.close()  # only the worker holds its end (later workers do not inherit it)
-        w = _Worker(process, mine)
-        every.append(w)
-        return w
-
+    pool = _Pool(ctx, job, out_dir, workers, deque(tasks))
     finished = False
     try:
-        while pending or busy:
-            while pending and len(busy) < workers:
-                while idle and not idle[-1].process.is_alive():  # killed while it waited
-                    idle.pop().conn.close()
-                w = idle.pop() if idle else start()
-                w.task = pending.popleft()
-                busy.append(w)
-                try:
-                    w.conn.send(w.task)
-                except OSError:  # it died already: its sentinel tells below
-                    pass
+        while pool.pending or pool.busy:
+            _hand_out(pool)
+            busy = pool.busy
             ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
             for w in [w for w in busy if w.conn in ready or w.process.sentinel in ready]:
-                reply = None
-                try:
-                    if w.conn.poll():
-                        reply = w.conn.recv()
-                except (EOFError, OSError):
-                    reply = None
-                except Exception as e:  # a reply that does not unpickle
-                    reply = ("error", RuntimeError(f"{type(e).__name__}: {e}"), "")
+                reply = _reply(w)
                 if reply is None and w.process.is_alive():
                     continue  # woken by a half-sent reply: wait for the rest
-                busy.remove(w)
+                pool.busy.remove(w)
                 task, w.task = w.task, None
                 assert task is not None
                 if reply is None:  # the worker died on this shard
-                    why = _death(w.process)
-                    w.conn.close()
-                    deaths[task.index] += 1
-                    if deaths[task.index] < TRIES:
-                        pending.appendleft(task)
-                    else:
-                        yield lost_entry(
-                            task,
-                            f"the worker process died on this shard {TRIES} times (the last "
-                            f"one {why})",
-                        )
+                    lost = _died(pool, w, task)
+                    if lost is not None:
+                        yield lost
                     continue
                 if reply[0] == "error":
                     raise reply[1] from _RemoteTraceback(reply[2])
-                idle.append(w)
+                pool.idle.append(w)
                 yield reply[1]
         finished = True
     finally:
-        for w in every:
-            if w.process.is_alive():
-                try:
-                    if finished:
-                        w.conn.send(None)
-                    else:
-                        w.process.terminate()
-                except OSError:
-                    w.process.terminate()
-        for w in every:
-            w.process.join(5)
-            if w.process.is_alive():
-                w.process.kill()
-                w.process.join()
-            w.conn.close()
+        _stop(pool.every, finished)

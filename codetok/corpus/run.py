@@ -26,6 +26,7 @@ import os
 import re
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ConfigurationError, WorkerError
@@ -41,9 +42,9 @@ from .manifest import (
     totals,
     write_manifest,
 )
-from .sharding import plan_shards
+from .sharding import ShardTask, plan_shards
 from .shards import id_type, shard_schema
-from .sources import list_sources
+from .sources import Listing, list_sources
 
 __all__ = ["build_corpus", "RunLog"]
 
@@ -79,6 +80,111 @@ def _prepare_folder(out: str, old: dict[str, Any] | None) -> None:
     for name in names:
         if _TEMP_FILE.fullmatch(name):
             os.unlink(os.path.join(out, name))
+
+
+def _new_manifest(job: CorpusJob, inputs: Sequence[str]) -> dict[str, Any]:
+    """The manifest of this job before any shard is written: what a rerun must match."""
+    enc = job.encoder()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "status": "partial",
+        "job": job.settings(),
+        "tokenizer": {
+            "name": "default" if job.tokenizer is None else job.tokenizer,
+            "sha256": job.tokenizer_sha256(),
+            **enc.description,
+            "id_type": id_type(enc.vocab_size),
+        },
+        "inputs": list(inputs),
+        "columns": shard_schema(job).names,
+    }
+
+
+@dataclass
+class _Run:
+    """What one :func:`build_corpus` call has done so far, which each manifest rewrite
+    records."""
+
+    out: str
+    engine: Engine
+    manifest: dict[str, Any]
+    listing: Listing
+    plan: list[ShardTask]
+    start: float
+    runs: list[dict[str, Any]]  # the earlier runs' records, from the old manifest
+    done: dict[int, dict[str, Any]]  # index -> entry of every finished shard
+    kept: set[int]  # the indexes of the shards kept from an earlier run
+    fresh: set[int] = field(default_factory=set)  # the indexes of the shards written now
+    lost: dict[int, dict[str, Any]] = field(default_factory=dict)  # given up: index -> entry
+
+
+def _record(state: _Run, status: str, written: int) -> None:
+    """Rewrite the manifest with every shard finished so far, so an interruption loses at
+    most the shards in flight."""
+    manifest, listing, done, lost = state.manifest, state.listing, state.done, state.lost
+    entries = [done[i] for i in sorted(done)]
+    failures = [dict(f, shard=None) for f in listing.failures]
+    failures += [dict(f, shard=e["index"]) for e in entries for f in e["failures"]]
+    failures += [dict(f, shard=i) for i in sorted(lost) for f in lost[i]["failures"]]
+    manifest["status"] = status
+    manifest["shards"] = entries
+    manifest["failures"] = failures
+    manifest["ignored"] = listing.ignored
+    manifest["totals"] = totals(len(state.plan), entries, len(failures))
+    seconds = time.perf_counter() - state.start
+    written_bytes = sum(e["bytes"] for e in entries if e["index"] in state.fresh)
+    run = {"engine": state.engine.name, "workers": state.engine.workers, "shards_written": written}
+    run |= {"shards_kept": len(state.kept), "seconds": round(seconds, 3)}
+    run["mb_per_s"] = round(written_bytes / 1e6 / seconds, 3) if seconds > 0 else None
+    manifest["runs"] = [*state.runs, run]
+    write_manifest(state.out, manifest)
+
+
+def _take_entry(state: _Run, entry: dict[str, Any], log: RunLog) -> None:
+    """Take in what the engine sent for one shard (written, or lost with its worker) and
+    record it in the manifest at once."""
+    manifest = state.manifest
+    if "lost" in entry:  # its worker died: the files are failures, the shard is missing
+        state.lost[entry["index"]] = entry
+        for f in entry["failures"]:
+            log.skipped(f["path"], f["reason"])
+        _record(state, "partial", len(state.fresh))
+        return
+    if entry["tokenizer_sha256"] != manifest["tokenizer"]["sha256"]:
+        raise ConfigurationError(
+            f"shard {entry['file']} was written with another tokenizer file than "
+            f"{manifest['tokenizer']['name']} (SHA-256 differs): every worker must see "
+            "the same file at that path"
+        )
+    state.done[entry["index"]] = entry
+    state.fresh.add(entry["index"])
+    for f in entry["failures"]:
+        log.skipped(f["path"], f["reason"])
+    _record(state, "partial", len(state.fresh))
+    log.shard_done(entry)
+
+
+def _remove_unplanned_shards(out: str, planned: int) -> None:
+    """Remove the shard files past the plan's end, left by an earlier run with more shards."""
+    for name in os.listdir(out):
+        m = _SHARD_FILE.fullmatch(name)
+        if m and int(m.group(1)) >= planned:
+            os.unlink(os.path.join(out, name))
+
+
+def _lost_error(lost: dict[int, dict[str, Any]], out: str) -> WorkerError:
+    """The error for the shards given up, saying where their files are listed and what to do."""
+    first = lost[min(lost)]
+    files = sum(len(e["failures"]) for e in lost.values())
+    return WorkerError(
+        f"{len(lost)} shard{'s' if len(lost) != 1 else ''} not written "
+        f"({', '.join(lost[i]['file'] for i in sorted(lost))}): {first['lost']}. Their "
+        f"files ({files}) are failures in {os.path.join(out, MANIFEST_NAME)} and every "
+        "other shard is written; run the same job again to retry. A file too large for "
+        "memory, or one that crashes the tokenizer, is the usual cause (--max-file-mb, "
+        "max_file_bytes, lowers the size cap)"
+    )
 
 
 def build_corpus(
@@ -133,21 +239,7 @@ def build_corpus(
         max_file_bytes=job.max_file_bytes,
     )
     plan = plan_shards(listing.files, job.shard_bytes)
-    enc = job.encoder()
-    manifest: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "status": "partial",
-        "job": job.settings(),
-        "tokenizer": {
-            "name": "default" if job.tokenizer is None else job.tokenizer,
-            "sha256": job.tokenizer_sha256(),
-            **enc.description,
-            "id_type": id_type(enc.vocab_size),
-        },
-        "inputs": list(inputs),
-        "columns": shard_schema(job).names,
-    }
+    manifest = _new_manifest(job, inputs)
     old = read_manifest(out) if os.path.isdir(out) else None
     if old is not None:
         check_same_job(old, manifest, out)
@@ -156,66 +248,16 @@ def build_corpus(
     runs = list((old or {}).get("runs", []))
     for f in listing.failures:
         log.skipped(f["path"], f["reason"])
-
-    def record(status: str, written: int) -> None:
-        entries = [done[i] for i in sorted(done)]
-        failures = [dict(f, shard=None) for f in listing.failures]
-        failures += [dict(f, shard=e["index"]) for e in entries for f in e["failures"]]
-        failures += [dict(f, shard=i) for i in sorted(lost) for f in lost[i]["failures"]]
-        manifest["status"] = status
-        manifest["shards"] = entries
-        manifest["failures"] = failures
-        manifest["ignored"] = listing.ignored
-        manifest["totals"] = totals(len(plan), entries, len(failures))
-        seconds = time.perf_counter() - start
-        written_bytes = sum(e["bytes"] for e in entries if e["index"] in fresh)
-        run = {"engine": engine.name, "workers": engine.workers, "shards_written": written}
-        run |= {"shards_kept": len(kept), "seconds": round(seconds, 3)}
-        run["mb_per_s"] = round(written_bytes / 1e6 / seconds, 3) if seconds > 0 else None
-        manifest["runs"] = [*runs, run]
-        write_manifest(out, manifest)
-
-    kept = set(done)
-    fresh: set[int] = set()
-    lost: dict[int, dict[str, Any]] = {}
+    state = _Run(out, engine, manifest, listing, plan, start, runs, done, kept=set(done))
     # largest first: the last shards to start are the small ones, so the workers finish
     # together (the shards' files and names stay in plan order)
     todo = sorted((t for t in plan if t.index not in done), key=lambda t: -t.bytes)
-    log.started(shards=len(plan), kept=len(kept), todo_bytes=sum(t.bytes for t in todo))
-    record("partial", 0)
+    log.started(shards=len(plan), kept=len(state.kept), todo_bytes=sum(t.bytes for t in todo))
+    _record(state, "partial", 0)
     for entry in engine.run(job, todo, out):
-        if "lost" in entry:  # its worker died: the files are failures, the shard is missing
-            lost[entry["index"]] = entry
-            for f in entry["failures"]:
-                log.skipped(f["path"], f["reason"])
-            record("partial", len(fresh))
-            continue
-        if entry["tokenizer_sha256"] != manifest["tokenizer"]["sha256"]:
-            raise ConfigurationError(
-                f"shard {entry['file']} was written with another tokenizer file than "
-                f"{manifest['tokenizer']['name']} (SHA-256 differs): every worker must see "
-                "the same file at that path"
-            )
-        done[entry["index"]] = entry
-        fresh.add(entry["index"])
-        for f in entry["failures"]:
-            log.skipped(f["path"], f["reason"])
-        record("partial", len(fresh))
-        log.shard_done(entry)
-    for name in os.listdir(out):
-        m = _SHARD_FILE.fullmatch(name)
-        if m and int(m.group(1)) >= len(plan):
-            os.unlink(os.path.join(out, name))
-    record("partial" if lost else "complete", len(fresh))
-    if lost:
-        first = lost[min(lost)]
-        files = sum(len(e["failures"]) for e in lost.values())
-        raise WorkerError(
-            f"{len(lost)} shard{'s' if len(lost) != 1 else ''} not written "
-            f"({', '.join(lost[i]['file'] for i in sorted(lost))}): {first['lost']}. Their "
-            f"files ({files}) are failures in {os.path.join(out, MANIFEST_NAME)} and every "
-            "other shard is written; run the same job again to retry. A file too large for "
-            "memory, or one that crashes the tokenizer, is the usual cause (--max-file-mb, "
-            "max_file_bytes, lowers the size cap)"
-        )
+        _take_entry(state, entry, log)
+    _remove_unplanned_shards(out, len(plan))
+    _record(state, "partial" if state.lost else "complete", len(state.fresh))
+    if state.lost:
+        raise _lost_error(state.lost, out)
     return manifest

@@ -29,6 +29,7 @@ Not handled here: cutting the list into shards (:mod:`codetok.corpus.sharding`),
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 from collections import Counter
@@ -136,6 +137,138 @@ def _too_large(size: int, cap: int) -> str:
     return f"too large ({size:,} bytes; the cap is {limit}: --max-file-mb, max_file_bytes)"
 
 
+@dataclass
+class _Walk:
+    """What one :func:`list_sources` call has found so far, shared by its steps."""
+
+    table: dict[str, str]
+    follow_symlinks: bool
+    max_file_bytes: int | None
+    out: Listing = field(default_factory=Listing)
+    seen: set[str] = field(default_factory=set)
+    ignored: Counter[str] = field(default_factory=Counter)
+    # folder identity -> (how it was shown, reached through a symlink): each entered once
+    walked: dict[tuple[int, int], tuple[str, bool]] = field(default_factory=dict)
+    # the identities of a folder and its ancestors, by the path os.walk gives it
+    chains: dict[str, frozenset[tuple[int, int]]] = field(default_factory=dict)
+
+
+def _fail(walk: _Walk, shown: str, reason: str) -> None:
+    """Record a left-out path with its reason, so nothing is dropped without a trace."""
+    walk.out.failures.append({"path": shown, "reason": reason})
+
+
+def _add(walk: _Walk, path: str, shown: str, language: str) -> None:
+    """List one file once, or record why it cannot be a source (not regular, too large)."""
+    key = os.path.abspath(path)
+    if key in walk.seen:
+        return
+    walk.seen.add(key)
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        _fail(walk, shown, f"unreadable ({_why(e)})")
+        return
+    if not stat.S_ISREG(st.st_mode):  # a named pipe would block the reader forever
+        _fail(walk, shown, _not_regular(st.st_mode))
+    elif walk.max_file_bytes is not None and st.st_size > walk.max_file_bytes:
+        _fail(walk, shown, _too_large(st.st_size, walk.max_file_bytes))
+    else:
+        walk.out.files.append(SourceFile(key, shown, language, st.st_size, st.st_mtime_ns))
+
+
+def _unreadable(walk: _Walk, e: OSError) -> None:
+    """os.walk's error handler: a folder it could not read becomes a failure."""
+    shown = os.path.normpath(e.filename) if e.filename else "?"  # the folder as it joined it
+    _fail(walk, shown, f"unreadable folder ({_why(e)})")
+
+
+def _enter(
+    walk: _Walk, full: str, shown: str, link: bool, chain: frozenset[tuple[int, int]]
+) -> bool:
+    """Whether to walk the folder ``full``; records why not, so loops end and folders reached
+    twice are listed once."""
+    if link and not walk.follow_symlinks:
+        _fail(walk, shown, _NOT_FOLLOWED)
+        return False
+    try:
+        st = os.stat(full)
+    except OSError as e:
+        _fail(walk, shown, f"unreadable folder ({_why(e)})")
+        return False
+    ident = (st.st_dev, st.st_ino)
+    if ident in chain:
+        holder = walk.walked[ident][0]
+        _fail(walk, shown, f"a symlink loop: it leads back to {holder}, which holds it")
+        return False
+    if ident in walk.walked:
+        first, first_link = walk.walked[ident]
+        if link or first_link:  # two real paths to one folder: overlapping inputs
+            _fail(walk, shown, f"the same folder as {first}, whose files are listed there")
+        return False
+    walk.walked[ident] = (shown, link)
+    walk.chains[full] = chain | {ident}
+    return True
+
+
+def _add_named_file(walk: _Walk, given: str) -> None:
+    """List a file named as an input, or record that no wanted language has its extension."""
+    ext = os.path.splitext(given)[1].lower()
+    if ext in walk.table:
+        _add(walk, given, given, walk.table[ext])
+    else:
+        known = ", ".join(sorted(walk.table))
+        _fail(walk, given, f"no wanted language has the extension {ext or '(none)'} ({known})")
+
+
+def _subfolders(
+    walk: _Walk,
+    given: str,
+    rel: str,
+    dirpath: str,
+    dirs: list[str],
+    chain: frozenset[tuple[int, int]],
+) -> list[str]:
+    """The subfolders of ``dirpath`` to walk, in sorted order: hidden ones are counted,
+    real folders are entered before symlinks so a folder is shown by its real path."""
+    hidden = [d for d in dirs if d.startswith(".")]
+    walk.ignored["hidden folders"] += len(hidden)
+    visible = sorted(d for d in dirs if not d.startswith("."))
+    links = {d for d in visible if os.path.islink(os.path.join(dirpath, d))}
+    entered: set[str] = set()
+    for d in [d for d in visible if d not in links] + [d for d in visible if d in links]:
+        shown = os.path.normpath(os.path.join(given, rel, d))
+        if _enter(walk, os.path.join(dirpath, d), shown, d in links, chain):
+            entered.add(d)
+    return [d for d in visible if d in entered]
+
+
+def _add_folder_files(walk: _Walk, given: str, rel: str, dirpath: str, names: list[str]) -> None:
+    """List the files of one walked folder in sorted order; other extensions are counted."""
+    for name in sorted(names):
+        ext = os.path.splitext(name)[1].lower()
+        language = walk.table.get(ext)
+        if language is None:
+            walk.ignored[ext or "(no extension)"] += 1
+            continue
+        shown = os.path.normpath(os.path.join(given, rel, name))
+        path = os.path.join(dirpath, name)
+        if not walk.follow_symlinks and os.path.islink(path):
+            _fail(walk, shown, _NOT_FOLLOWED)
+            continue
+        _add(walk, path, shown, language)
+
+
+def _walk_folder(walk: _Walk, given: str) -> None:
+    """List the sources below the input folder ``given`` (already entered)."""
+    onerror = functools.partial(_unreadable, walk)
+    for dirpath, dirs, names in os.walk(given, onerror=onerror, followlinks=True):
+        chain = walk.chains.pop(dirpath)
+        rel = os.path.relpath(dirpath, given)
+        dirs[:] = _subfolders(walk, given, rel, dirpath, dirs, chain)
+        _add_folder_files(walk, given, rel, dirpath, names)
+
+
 def list_sources(
     inputs: Sequence[str],
     languages: Iterable[str] | None = None,
@@ -170,104 +303,20 @@ def list_sources(
     >>> [f["reason"].split(":")[0] for f in found.failures]
     ['a symlink loop']
     """
-    table = _extension_table(languages)
-    out = Listing()
-    seen: set[str] = set()
-    ignored: Counter[str] = Counter()
-    # folder identity -> (how it was shown, reached through a symlink): each entered once
-    walked: dict[tuple[int, int], tuple[str, bool]] = {}
-    # the identities of a folder and its ancestors, by the path os.walk gives it
-    chains: dict[str, frozenset[tuple[int, int]]] = {}
-
-    def fail(shown: str, reason: str) -> None:
-        out.failures.append({"path": shown, "reason": reason})
-
-    def add(path: str, shown: str, language: str) -> None:
-        key = os.path.abspath(path)
-        if key in seen:
-            return
-        seen.add(key)
-        try:
-            st = os.stat(path)
-        except OSError as e:
-            fail(shown, f"unreadable ({_why(e)})")
-            return
-        if not stat.S_ISREG(st.st_mode):  # a named pipe would block the reader forever
-            fail(shown, _not_regular(st.st_mode))
-        elif max_file_bytes is not None and st.st_size > max_file_bytes:
-            fail(shown, _too_large(st.st_size, max_file_bytes))
-        else:
-            out.files.append(SourceFile(key, shown, language, st.st_size, st.st_mtime_ns))
-
-    def unreadable(e: OSError) -> None:  # os.walk's error: the folder as it joined it
-        shown = os.path.normpath(e.filename) if e.filename else "?"
-        fail(shown, f"unreadable folder ({_why(e)})")
-
-    def enter(full: str, shown: str, link: bool, chain: frozenset[tuple[int, int]]) -> bool:
-        """Whether to walk the folder ``full``; records why not."""
-        if link and not follow_symlinks:
-            fail(shown, _NOT_FOLLOWED)
-            return False
-        try:
-            st = os.stat(full)
-        except OSError as e:
-            fail(shown, f"unreadable folder ({_why(e)})")
-            return False
-        ident = (st.st_dev, st.st_ino)
-        if ident in chain:
-            fail(shown, f"a symlink loop: it leads back to {walked[ident][0]}, which holds it")
-            return False
-        if ident in walked:
-            first, first_link = walked[ident]
-            if link or first_link:  # two real paths to one folder: overlapping inputs
-                fail(shown, f"the same folder as {first}, whose files are listed there")
-            return False
-        walked[ident] = (shown, link)
-        chains[full] = chain | {ident}
-        return True
-
+    walk = _Walk(_extension_table(languages), follow_symlinks, max_file_bytes)
     for given in inputs:
         if os.path.isfile(given) or (os.path.exists(given) and not os.path.isdir(given)):
-            ext = os.path.splitext(given)[1].lower()
-            if ext in table:
-                add(given, given, table[ext])
-            else:
-                known = ", ".join(sorted(table))
-                fail(given, f"no wanted language has the extension {ext or '(none)'} ({known})")
+            _add_named_file(walk, given)
             continue
         if not os.path.isdir(given):
             why = "no such file or folder" if not os.path.lexists(given) else "a broken symlink"
-            fail(given, why)
+            _fail(walk, given, why)
             continue
-        if not enter(given, given, False, frozenset()):
+        if not _enter(walk, given, given, False, frozenset()):
             continue
-        for dirpath, dirs, names in os.walk(given, onerror=unreadable, followlinks=True):
-            chain = chains.pop(dirpath)
-            rel = os.path.relpath(dirpath, given)
-            hidden = [d for d in dirs if d.startswith(".")]
-            ignored["hidden folders"] += len(hidden)
-            visible = sorted(d for d in dirs if not d.startswith("."))
-            links = {d for d in visible if os.path.islink(os.path.join(dirpath, d))}
-            entered = set()
-            for d in [d for d in visible if d not in links] + [d for d in visible if d in links]:
-                shown = os.path.normpath(os.path.join(given, rel, d))
-                if enter(os.path.join(dirpath, d), shown, d in links, chain):
-                    entered.add(d)
-            dirs[:] = [d for d in visible if d in entered]
-            for name in sorted(names):
-                ext = os.path.splitext(name)[1].lower()
-                language = table.get(ext)
-                if language is None:
-                    ignored[ext or "(no extension)"] += 1
-                    continue
-                shown = os.path.normpath(os.path.join(given, rel, name))
-                path = os.path.join(dirpath, name)
-                if not follow_symlinks and os.path.islink(path):
-                    fail(shown, _NOT_FOLLOWED)
-                    continue
-                add(path, shown, language)
-    out.ignored = {k: v for k, v in sorted(ignored.items()) if v}
-    return out
+        _walk_folder(walk, given)
+    walk.out.ignored = {k: v for k, v in sorted(walk.ignored.items()) if v}
+    return walk.out
 
 
 def read_source(

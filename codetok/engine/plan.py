@@ -660,6 +660,45 @@ def _compile(tok: Tokenizer, added: Any) -> Plan | str:
     passes = None if tok.pre_tokenizer is None else _word_passes(tok.pre_tokenizer)
     if (model.continuing_subword_prefix or model.end_of_word_suffix) and passes is None:
         return "byte-level BPE with a subword prefix or suffix runs in Python"
+    front = _bpe_front(tok, passes)
+    if isinstance(front, str):
+        return front
+    spm, steps, scanner, add_prefix_space = front
+    core = model._kernel()
+    if not model._built_kernel_native:
+        return "the model's kernel is not native"
+    symbols: list[int] = []
+    if spm is None and passes is None:
+        symbols = core.symbol_ids("".join(BYTE_TO_CHAR))
+        if -1 in symbols:
+            return "the vocabulary lacks some byte-level characters"
+    entries = _added_entries(tok, added)
+    if isinstance(entries, str):
+        return entries
+    post = single_layouts(tok.post_processor)
+    native = _backend.core().Pipeline(
+        core,
+        scanner,
+        add_prefix_space,
+        symbols,
+        entries[0],
+        entries[1],
+        "".join(sorted(RUST_WHITESPACE)),
+        isinstance(post, tuple) and post[0] != 0,
+        spm is not None,
+        *(spm or (0, _META, False)),
+        steps,
+        passes or [],
+    )
+    return Plan(native, core, post, added)
+
+
+def _bpe_front(
+    tok: Tokenizer, passes: list[tuple[int, int]] | None
+) -> tuple[tuple[int, str, bool] | None, list[tuple[Any, ...]], int, bool] | str:
+    """``(spm, steps, scanner, add_prefix_space)``: how a BPE plan normalizes and splits
+    the text before the model (the SentencePiece-style, byte-level or word-pass front),
+    or the reason the tokenizer's normalizer and pre-tokenizer run in Python."""
     # SentencePiece-style: (prepend mode, meta char, Metaspace's word cuts), else None.
     spm: tuple[int, str, bool] | None = None
     # Byte-level (Qwen2 and GPT-NeoX put NFC there) or word passes behind a normalizer.
@@ -696,33 +735,7 @@ def _compile(tok: Tokenizer, added: Any) -> Plan | str:
         if isinstance(pre, str):
             return pre
         scanner, add_prefix_space = pre
-    core = model._kernel()
-    if not model._built_kernel_native:
-        return "the model's kernel is not native"
-    symbols: list[int] = []
-    if spm is None and passes is None:
-        symbols = core.symbol_ids("".join(BYTE_TO_CHAR))
-        if -1 in symbols:
-            return "the vocabulary lacks some byte-level characters"
-    entries = _added_entries(tok, added)
-    if isinstance(entries, str):
-        return entries
-    post = single_layouts(tok.post_processor)
-    native = _backend.core().Pipeline(
-        core,
-        scanner,
-        add_prefix_space,
-        symbols,
-        entries[0],
-        entries[1],
-        "".join(sorted(RUST_WHITESPACE)),
-        isinstance(post, tuple) and post[0] != 0,
-        spm is not None,
-        *(spm or (0, _META, False)),
-        steps,
-        passes or [],
-    )
-    return Plan(native, core, post, added)
+    return spm, steps, scanner, add_prefix_space
 
 
 def compile_counter(tok: Tokenizer) -> Any:

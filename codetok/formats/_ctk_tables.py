@@ -236,14 +236,9 @@ def _check_merge_table(raw: Any, merges: Any, present: Any, fail: Any) -> bool:
     return True
 
 
-def _check_word_table(
-    raw: Any, raw_keys: Any, decoded: str, arrays: tuple[Any, Any, Any], fail: Any
-) -> bool:
-    """Refuse a saved whole-token table that does not map each token text to the last id
-    having it (as ``{text: id}`` in id order), or that holds an entry for no token. False:
-    too slow to tell (not used)."""
-    offsets, present, text = arrays
-    table, used = _table(raw, 32, "whole-token table", fail)
+def _word_code_points(raw_keys: Any, decoded: str, fail: Any) -> tuple[Any, bool, Any]:
+    """``(keys, canonical, cps)``: the saved keys as code points, whether they are the token
+    text itself (then a slot's own key is checked by its place), and the text's code points."""
     if len(raw_keys) % 4:
         raise fail("binary.tables", f"the whole-token keys are {len(raw_keys)} bytes, not code points")  # fmt: skip
     keys = np.frombuffer(raw_keys, "<u4")
@@ -252,6 +247,66 @@ def _check_word_table(
     except UnicodeDecodeError:
         canonical = False
     cps = keys if canonical else np.frombuffer(decoded.encode("utf-32-le", "surrogatepass"), "<u4")  # fmt: skip
+    return keys, canonical, cps
+
+
+def _check_word_slots(
+    table: Any,
+    found: Any,
+    used: int,
+    ids: Any,
+    starts: Any,
+    lens: Any,
+    keys: Any,
+    cps: Any,
+    present: Any,
+    fail: Any,
+) -> None:
+    """Refuse the whole-token table, naming the token or slot, where the lookups ``found``
+    (of the tokens ``ids``, whose code points are ``cps[starts:starts + lens]``) end at a
+    slot without the token's text, with an id other than the last one having that text, or
+    leave a used slot unreached: the diagnosis once the quick check could not accept it."""
+    if (found < 0).any():
+        k = int(ids[first(found < 0)])
+        raise fail(f"token text[{k}]", f"token {k} is not in the whole-token table")
+    got = _words(table)[found]
+    off = (got[:, 1] & _LOW).astype(np.int64)
+    if (off + lens > len(keys)).any():
+        k = int(ids[first(off + lens > len(keys))])
+        raise fail(f"token text[{k}]", f"the whole-token table's key for token {k} is past its keys")  # fmt: skip
+    step = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+    differs = keys[np.repeat(off, lens) + step] != cps[np.repeat(starts, lens) + step]
+    if differs.any():
+        k = int(ids[np.searchsorted(np.cumsum(lens), first(differs), side="right")])
+        raise fail(f"token text[{k}]", f"the whole-token table holds other text for token {k}")  # fmt: skip
+    # The slot's id is the last one with that text: the lookups of all its ids end there.
+    value = (got[:, 2] & _LOW).astype(np.int32).astype(np.int64)
+    slot_of = np.full(len(present), -1, np.int64)
+    slot_of[ids] = found
+    ok = (value >= ids) & (value < len(present))
+    ok[ok] = slot_of[value[ok]] == found[ok]
+    if not ok.all():
+        k = int(ids[first(~ok)])
+        raise fail(
+            f"token text[{k}]",
+            f"the whole-token table gives token {k}'s text id {value[first(~ok)]}, not the "
+            "last token with that text (or ids that are not tokens of the file)",
+        )
+    extra = _unhit(table, found, used)
+    if extra is not None:
+        value = table[extra : extra + 1].view("<i4")[4]
+        raise fail(f"whole-token table[{extra}]", f"id {value}: an entry for no token")
+
+
+def _check_word_table(
+    raw: Any, raw_keys: Any, decoded: str, arrays: tuple[Any, Any, Any], fail: Any
+) -> bool:
+    """Refuse a saved whole-token table that does not map each token text to the last id
+    having it (as ``{text: id}`` in id order), or that holds an entry for no token. False:
+    too slow to tell (not used)."""
+    offsets, present, text = arrays
+    table, used = _table(raw, 32, "whole-token table", fail)
+    keys, canonical, cps = _word_code_points(raw_keys, decoded, fail)
     inside = np.zeros(len(text) + 1, np.int32)  # continuation bytes before each byte
     np.cumsum((text & 0xC0) == 0x80, out=inside[1:], dtype=np.int32)
     cp_at = offsets - inside[offsets]  # token k: cps[cp_at[k]:cp_at[k + 1]]
@@ -289,36 +344,7 @@ def _check_word_table(
         found = _lookup(table, len(ids), token_keys, stop)
         if found is None:
             return False
-    if (found < 0).any():
-        k = int(ids[first(found < 0)])
-        raise fail(f"token text[{k}]", f"token {k} is not in the whole-token table")
-    got = _words(table)[found]
-    off = (got[:, 1] & _LOW).astype(np.int64)
-    if (off + lens > len(keys)).any():
-        k = int(ids[first(off + lens > len(keys))])
-        raise fail(f"token text[{k}]", f"the whole-token table's key for token {k} is past its keys")  # fmt: skip
-    step = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
-    differs = keys[np.repeat(off, lens) + step] != cps[np.repeat(starts, lens) + step]
-    if differs.any():
-        k = int(ids[np.searchsorted(np.cumsum(lens), first(differs), side="right")])
-        raise fail(f"token text[{k}]", f"the whole-token table holds other text for token {k}")  # fmt: skip
-    # The slot's id is the last one with that text: the lookups of all its ids end there.
-    value = (got[:, 2] & _LOW).astype(np.int32).astype(np.int64)
-    slot_of = np.full(len(present), -1, np.int64)
-    slot_of[ids] = found
-    ok = (value >= ids) & (value < len(present))
-    ok[ok] = slot_of[value[ok]] == found[ok]
-    if not ok.all():
-        k = int(ids[first(~ok)])
-        raise fail(
-            f"token text[{k}]",
-            f"the whole-token table gives token {k}'s text id {value[first(~ok)]}, not the "
-            "last token with that text (or ids that are not tokens of the file)",
-        )
-    extra = _unhit(table, found, used)
-    if extra is not None:
-        value = table[extra : extra + 1].view("<i4")[4]
-        raise fail(f"whole-token table[{extra}]", f"id {value}: an entry for no token")
+    _check_word_slots(table, found, used, ids, starts, lens, keys, cps, present, fail)
     return True
 
 

@@ -242,8 +242,16 @@ def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str)
             k = int(np.searchsorted(ends, min(bad), side="right"))  # the token holding it
             raw = bytes(text[starts[k] : ends[k]])
             raise fail(f"token text[{k}]", f"token {k} is not UTF-8: {raw!r:.80}")
+    _check_merges(merges, present, fail)
+    return decoded
+
+
+def _check_merges(merges: Any, present: Any, fail: Any) -> None:
+    """Refuse merge rows that name no present token or hold a rank the native kernel reads
+    as "no merge" (see :func:`_check_arrays`), so no row fails later inside the kernels."""
+    n = len(present)
     if not len(merges):
-        return decoded
+        return
     fields = ("left id", "right id", "rank", "new id")
     flat = merges.reshape(-1)
     if flat.min() < 0:
@@ -252,7 +260,7 @@ def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str)
     absent = np.flatnonzero(present == 0)
     top = flat.max()  # ranks too: when below N and no id is absent, every id is a token
     if top < n and not (absent.size and top >= absent[0]):
-        return decoded
+        return
     if top == 2**31 - 1 and (merges[:, 2] == top).any():  # an id that large is past N
         row = _first(merges[:, 2] == top)
         raise fail(
@@ -276,21 +284,11 @@ def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str)
                     f"merges[{row}]",
                     f"{fields[col]} {ids[row]} names no token (no token has that id)",
                 )
-    return decoded
 
 
-def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer:
-    """Load a tokenizer from a fast-load file (memory-mapped).
-
-    Raises:
-        NotFoundError: the file does not exist.
-        FormatError: not this format, an unknown version, a truncated or damaged file (a
-            row of the token or merge arrays out of range, a token that is not UTF-8, even
-            with the checksum written again), naming the field.
-    """
-    from ..tokenizer.serialization import from_dict
-
-    p = os.fspath(path)
+def _map_file(p: str) -> mmap.mmap:
+    """The file memory-mapped (so its arrays are never copied), refused unless it starts
+    with this format's magic bytes."""
     try:
         with open(p, "rb") as f:
             mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
@@ -300,58 +298,63 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
         raise FormatError("empty file; expected a codetok binary tokenizer", path=p) from e
     if len(mm) < _FIXED.size or not is_binary(mm[:8]):
         raise FormatError("not a codetok binary tokenizer (bad magic bytes)", path=p)
-    _, version, _, check, h, n, b, m = _FIXED.unpack_from(mm, 0)
-    if version != VERSION:
-        raise FormatError(
-            f"format version {version}; this codetok reads version {VERSION} "
-            "(save it again with this version, or upgrade codetok)",
-            path=p,
-        )
-    starts = [_FIXED.size]
-    for size in (h, 4 * (n + 1) if n else 0, n, b, 16 * m):
-        starts.append(starts[-1] + size + _pad(size))
-    if starts[1] > len(mm):
-        raise FormatError("the file ends inside its header; it is truncated", path=p)
+    return mm
+
+
+def _read_header(mm: mmap.mmap, start: int, h: int, p: str) -> dict[str, Any]:
+    """The JSON header object at ``start`` (``h`` bytes), refused when it is not one, so
+    every later step can read its settings."""
     try:
-        data = json.loads(bytes(mm[starts[0] : starts[0] + h]).decode("utf-8", "surrogatepass"))
+        data = json.loads(bytes(mm[start : start + h]).decode("utf-8", "surrogatepass"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
         raise FormatError(f"the header is not JSON codetok reads: {e}", path=p) from e
     if not isinstance(data, dict):
         raise FormatError("the header is not a JSON object", path=p)
-    tables_info = _tables_info(data.pop("binary", None), p)
-    if tables_info:
-        for size in tables_info[1:]:
-            starts.append(starts[-1] + size + _pad(size))
-    if len(mm) != starts[-1] or len(mm) % 8:
-        raise FormatError(
-            f"the file is {len(mm)} bytes but its sections need {starts[-1]}; it is truncated "
-            "or damaged",
-            path=p,
-        )
-    if checksum(memoryview(mm)[24:]) != check:
-        raise FormatError("checksum mismatch: the file is damaged", path=p)
-    if not n:
-        return from_dict(cls, data, path=p)
-    options = data.get("model") or {}
-    if not isinstance(options, dict):
-        raise FormatError("the header's 'model' is not a JSON object", path=p, where="model")
-    check_options(BPE, options, path=p, where="model")
-    offsets = np.frombuffer(mm, dtype="<u4", count=n + 1, offset=starts[1])
-    present = np.frombuffer(mm, dtype=np.uint8, count=n, offset=starts[2])
-    text = np.frombuffer(mm, dtype=np.uint8, count=b, offset=starts[3])
-    merges = np.frombuffer(mm, dtype="<i4", count=4 * m, offset=starts[4]).reshape(m, 4)
-    decoded = _check_arrays(offsets, present, text, merges, p)
+    return data
+
+
+def _saved_tables(
+    mm: mmap.mmap,
+    starts: list[int],
+    tables_info: list[int] | None,
+    arrays: tuple[Any, Any, Any, Any],
+    decoded: str,
+    options: dict[str, Any],
+    p: str,
+) -> tuple[Any, ...] | None:
+    """The file's native hash tables as views of the map, when this kernel reads their
+    layout and they agree with the arrays; else None (the kernel builds its own)."""
     tables = None
     if tables_info and tables_info[0] == _backend.table_layout() == TABLE_LAYOUT:
         tables = tuple(
             np.frombuffer(mm, dtype=np.uint8, count=int(size), offset=start)
             for size, start in zip(tables_info[1:], starts[5:8])
         )
-        arrays = (offsets, present, text, merges)
         if not check_tables(
             tables, arrays, decoded, bool(options.get("ignore_merges")), _failure(p)
         ):
             tables = None
+    return tables
+
+
+def _bpe_from_map(
+    mm: mmap.mmap,
+    starts: list[int],
+    counts: tuple[int, int, int],
+    tables_info: list[int] | None,
+    options: dict[str, Any],
+    p: str,
+) -> BPE:
+    """The BPE model over the file's arrays (views of the map, checked, never copied), its
+    kernel built now so that damaged tables are reported naming the file."""
+    n, b, m = counts
+    offsets = np.frombuffer(mm, dtype="<u4", count=n + 1, offset=starts[1])
+    present = np.frombuffer(mm, dtype=np.uint8, count=n, offset=starts[2])
+    text = np.frombuffer(mm, dtype=np.uint8, count=b, offset=starts[3])
+    merges = np.frombuffer(mm, dtype="<i4", count=4 * m, offset=starts[4]).reshape(m, 4)
+    decoded = _check_arrays(offsets, present, text, merges, p)
+    arrays = (offsets, present, text, merges)
+    tables = _saved_tables(mm, starts, tables_info, arrays, decoded, options, p)
     try:
         model = BPE._from_store(
             (text, offsets, present),
@@ -371,4 +374,52 @@ def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer
         model._kernel()  # a damaged table is reported now, naming the file
     except ValueError as e:
         raise FormatError(f"the token or merge tables are damaged: {e}", path=p) from e
+    return model
+
+
+def load_binary(cls: type[Tokenizer], path: str | os.PathLike[str]) -> Tokenizer:
+    """Load a tokenizer from a fast-load file (memory-mapped).
+
+    Raises:
+        NotFoundError: the file does not exist.
+        FormatError: not this format, an unknown version, a truncated or damaged file (a
+            row of the token or merge arrays out of range, a token that is not UTF-8, even
+            with the checksum written again), naming the field.
+    """
+    from ..tokenizer.serialization import from_dict
+
+    p = os.fspath(path)
+    mm = _map_file(p)
+    _, version, _, check, h, n, b, m = _FIXED.unpack_from(mm, 0)
+    if version != VERSION:
+        raise FormatError(
+            f"format version {version}; this codetok reads version {VERSION} "
+            "(save it again with this version, or upgrade codetok)",
+            path=p,
+        )
+    starts = [_FIXED.size]
+    for size in (h, 4 * (n + 1) if n else 0, n, b, 16 * m):
+        starts.append(starts[-1] + size + _pad(size))
+    if starts[1] > len(mm):
+        raise FormatError("the file ends inside its header; it is truncated", path=p)
+    data = _read_header(mm, starts[0], h, p)
+    tables_info = _tables_info(data.pop("binary", None), p)
+    if tables_info:
+        for size in tables_info[1:]:
+            starts.append(starts[-1] + size + _pad(size))
+    if len(mm) != starts[-1] or len(mm) % 8:
+        raise FormatError(
+            f"the file is {len(mm)} bytes but its sections need {starts[-1]}; it is truncated "
+            "or damaged",
+            path=p,
+        )
+    if checksum(memoryview(mm)[24:]) != check:
+        raise FormatError("checksum mismatch: the file is damaged", path=p)
+    if not n:
+        return from_dict(cls, data, path=p)
+    options = data.get("model") or {}
+    if not isinstance(options, dict):
+        raise FormatError("the header's 'model' is not a JSON object", path=p, where="model")
+    check_options(BPE, options, path=p, where="model")
+    model = _bpe_from_map(mm, starts, (n, b, m), tables_info, options, p)
     return from_dict(cls, data, path=p, model=model)

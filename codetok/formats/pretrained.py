@@ -523,16 +523,7 @@ def _load_files(
     stmap = None
     cfg_path = folder / "tokenizer_config.json"
     if files is None:
-        if not folder.is_dir():
-            raise NotFoundError(f"{folder}: not a folder (looked for tokenizer files there)")
-        if cfg_path.is_file():
-            config = read_tokenizer_config(cfg_path)
-        model_cfg_path = folder / "config.json"
-        if model_cfg_path.is_file():
-            model_config = read_json_object(model_cfg_path, "config.json")
-        st_path = folder / "special_tokens_map.json"
-        if "added_tokens_decoder" not in config and st_path.is_file():
-            stmap = read_special_tokens_map(st_path)
+        config, model_config, stmap = _read_configs(folder, cfg_path)
     json_path = folder / "tokenizer.json"
     has_json = use_json and files is None and json_path.is_file()
     if family is None:
@@ -560,46 +551,87 @@ def _load_files(
     else:
         tok = builders[family]()
     if not has_json and files is None:
-        added_path = folder / "added_tokens.json"
-        if "added_tokens_decoder" not in config and added_path.is_file():
-            legacy = read_json_object(added_path, "added_tokens.json")
-            names = {t.content for t in [*specials.values(), *extras]}
-            config = dict(config)
-            config["added_tokens_decoder"] = {
-                int(i): {"content": c, "special": c in names, "normalized": c not in names}
-                for c, i in legacy.items()
-            }
+        config = _with_legacy_added_tokens(folder, config, specials, extras)
     _add_tokens(tok, config, specials, extras, str(cfg_path))
     if not has_json:
-        if family == "bert":
-            cls_t, sep_t = specials.get("cls_token"), specials.get("sep_token")
-            cls_id = tok.token_to_id(cls_t.content) if cls_t else None
-            sep_id = tok.token_to_id(sep_t.content) if sep_t else None
-            c = cls_t.content if cls_t else "[CLS]"
-            s = sep_t.content if sep_t else "[SEP]"
-            tok.post_processor = TemplateProcessing(
-                f"{c}:0 $A:0 {s}:0",
-                f"{c}:0 $A:0 {s}:0 $B:1 {s}:1",
-                [(c, 2 if cls_id is None else cls_id), (s, 3 if sep_id is None else sep_id)],
-            )
-        elif family == "roberta":
-            cls_t, sep_t = specials.get("cls_token"), specials.get("sep_token")
-            if cls_t is None or sep_t is None:
-                raise ConfigurationError("a RobertaTokenizer needs cls_token and sep_token")
-            tok.post_processor = RobertaProcessing(
-                (sep_t.content, tok.token_to_id(sep_t.content) or 0),
-                (cls_t.content, tok.token_to_id(cls_t.content) or 0),
-                bool(config.get("trim_offsets", True)),
-                bool(config.get("add_prefix_space", False)),
-            )
-        elif family == "gpt2":
-            tok.post_processor = _template(
-                tok,
-                bool(config.get("add_bos_token", False)),
-                bool(config.get("add_eos_token", False)),
-                specials,
-            )
+        _set_slow_post_processor(tok, family, config, specials)
     return apply_tokenizer_config(tok, config, specials, family=family)
+
+
+def _read_configs(
+    folder: Path, cfg_path: Path
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+    """The folder's ``tokenizer_config.json``, ``config.json`` and ``special_tokens_map.json``
+    (empty or None when absent), read as ``transformers`` reads them to pick the class."""
+    config: dict[str, Any] = {}
+    model_config: dict[str, Any] = {}
+    stmap = None
+    if not folder.is_dir():
+        raise NotFoundError(f"{folder}: not a folder (looked for tokenizer files there)")
+    if cfg_path.is_file():
+        config = read_tokenizer_config(cfg_path)
+    model_cfg_path = folder / "config.json"
+    if model_cfg_path.is_file():
+        model_config = read_json_object(model_cfg_path, "config.json")
+    st_path = folder / "special_tokens_map.json"
+    if "added_tokens_decoder" not in config and st_path.is_file():
+        stmap = read_special_tokens_map(st_path)
+    return config, model_config, stmap
+
+
+def _with_legacy_added_tokens(
+    folder: Path,
+    config: dict[str, Any],
+    specials: dict[str, AddedToken],
+    extras: list[AddedToken],
+) -> dict[str, Any]:
+    """``config``, with a legacy ``added_tokens.json`` as its ``added_tokens_decoder`` when it
+    has none, so that old slow-tokenizer folders keep their added tokens."""
+    added_path = folder / "added_tokens.json"
+    if "added_tokens_decoder" not in config and added_path.is_file():
+        legacy = read_json_object(added_path, "added_tokens.json")
+        names = {t.content for t in [*specials.values(), *extras]}
+        config = dict(config)
+        config["added_tokens_decoder"] = {
+            int(i): {"content": c, "special": c in names, "normalized": c not in names}
+            for c, i in legacy.items()
+        }
+    return config
+
+
+def _set_slow_post_processor(
+    tok: Tokenizer, family: str, config: dict[str, Any], specials: dict[str, AddedToken]
+) -> None:
+    """Set the post-processor the slow class of ``family`` adds, as ``transformers`` would
+    for a folder without ``tokenizer.json`` (which otherwise brings its own)."""
+    if family == "bert":
+        cls_t, sep_t = specials.get("cls_token"), specials.get("sep_token")
+        cls_id = tok.token_to_id(cls_t.content) if cls_t else None
+        sep_id = tok.token_to_id(sep_t.content) if sep_t else None
+        c = cls_t.content if cls_t else "[CLS]"
+        s = sep_t.content if sep_t else "[SEP]"
+        tok.post_processor = TemplateProcessing(
+            f"{c}:0 $A:0 {s}:0",
+            f"{c}:0 $A:0 {s}:0 $B:1 {s}:1",
+            [(c, 2 if cls_id is None else cls_id), (s, 3 if sep_id is None else sep_id)],
+        )
+    elif family == "roberta":
+        cls_t, sep_t = specials.get("cls_token"), specials.get("sep_token")
+        if cls_t is None or sep_t is None:
+            raise ConfigurationError("a RobertaTokenizer needs cls_token and sep_token")
+        tok.post_processor = RobertaProcessing(
+            (sep_t.content, tok.token_to_id(sep_t.content) or 0),
+            (cls_t.content, tok.token_to_id(cls_t.content) or 0),
+            bool(config.get("trim_offsets", True)),
+            bool(config.get("add_prefix_space", False)),
+        )
+    elif family == "gpt2":
+        tok.post_processor = _template(
+            tok,
+            bool(config.get("add_bos_token", False)),
+            bool(config.get("add_eos_token", False)),
+            specials,
+        )
 
 
 def save_pretrained(tokenizer: Tokenizer, folder: str | os.PathLike[str]) -> list[str]:

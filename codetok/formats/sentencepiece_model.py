@@ -355,51 +355,10 @@ def _tokenizer(model: ModelProto, add_bos: bool, add_eos: bool) -> Tokenizer:
     ts, ns = model.trainer_spec, model.normalizer_spec
     pieces = [(p.piece, p.score) for p in model.pieces]
     unk_id = _unk_id(model)
-    charsmap = ns.precompiled_charsmap
-    prefix = bool(ns.add_dummy_prefix)
-    scheme = "always" if prefix else "never"
-    byte_fallback = bool(ts.byte_fallback)
     if ts.model_type == ModelType.UNIGRAM:
-        tok = Tokenizer(Unigram(pieces, unk_id, byte_fallback=byte_fallback))
-        steps: list[normalizers.Normalizer] = []
-        if charsmap:
-            steps.append(Precompiled(charsmap))
-        if ns.remove_extra_whitespaces:
-            steps += [
-                normalizers.Strip(strip_left=False, strip_right=True),
-                normalizers.Replace({"Regex": " {2,}"}, SPACE),
-            ]
-        tok.normalizer = normalizers.Sequence(steps) if steps else None
-        tok.pre_tokenizer = Metaspace(SPACE, scheme, True)
-        if byte_fallback:
-            tok.decoder = _bpe_style_decoder(prefix, True)
-        else:
-            tok.decoder = decoders.Metaspace(SPACE, scheme, True)
+        tok = _unigram_pipeline(ts, ns, pieces, unk_id)
     elif ts.model_type == ModelType.BPE:
-        unk = None if unk_id is None else pieces[unk_id][0]
-        vocab = {p: i for i, (p, _) in enumerate(pieces)}
-        tok = Tokenizer(
-            BPE(
-                vocab,
-                merges_from_pieces(pieces),
-                unk_token=unk,
-                fuse_unk=True,
-                byte_fallback=byte_fallback,
-            )
-        )
-        steps = []
-        if charsmap:
-            steps.append(Precompiled(charsmap))
-        if ns.remove_extra_whitespaces:
-            steps += [
-                normalizers.Replace({"Regex": "^ +| +$"}, ""),
-                normalizers.Replace({"Regex": " {2,}"}, " "),
-            ]
-        if prefix:
-            steps.append(normalizers.Prepend(SPACE))
-        steps.append(normalizers.Replace(" ", SPACE))
-        tok.normalizer = normalizers.Sequence(steps)
-        tok.decoder = _bpe_style_decoder(prefix, byte_fallback)
+        tok = _bpe_pipeline(ts, ns, pieces, unk_id)
     else:
         kind = ModelType(ts.model_type).name if ts.model_type in (3, 4) else ts.model_type
         raise FormatError(
@@ -419,7 +378,77 @@ def _tokenizer(model: ModelProto, add_bos: bool, add_eos: bool) -> Tokenizer:
         if 0 <= pid < len(pieces):
             specials[f"{name}_token"] = pieces[pid][0]
     tok.special_tokens_map = specials
-    template: list[str] = []
+    _set_bos_eos_template(tok, ts, specials, add_bos, add_eos)
+    return tok
+
+
+def _unigram_pipeline(
+    ts: TrainerSpec, ns: NormalizerSpec, pieces: list[tuple[str, float]], unk_id: int | None
+) -> Tokenizer:
+    """The Unigram model and pipeline ``transformers``' ``SpmConverter`` builds, with the
+    spec's charsmap and whitespace options honoured."""
+    charsmap = ns.precompiled_charsmap
+    prefix = bool(ns.add_dummy_prefix)
+    scheme = "always" if prefix else "never"
+    byte_fallback = bool(ts.byte_fallback)
+    tok = Tokenizer(Unigram(pieces, unk_id, byte_fallback=byte_fallback))
+    steps: list[normalizers.Normalizer] = []
+    if charsmap:
+        steps.append(Precompiled(charsmap))
+    if ns.remove_extra_whitespaces:
+        steps += [
+            normalizers.Strip(strip_left=False, strip_right=True),
+            normalizers.Replace({"Regex": " {2,}"}, SPACE),
+        ]
+    tok.normalizer = normalizers.Sequence(steps) if steps else None
+    tok.pre_tokenizer = Metaspace(SPACE, scheme, True)
+    if byte_fallback:
+        tok.decoder = _bpe_style_decoder(prefix, True)
+    else:
+        tok.decoder = decoders.Metaspace(SPACE, scheme, True)
+    return tok
+
+
+def _bpe_pipeline(
+    ts: TrainerSpec, ns: NormalizerSpec, pieces: list[tuple[str, float]], unk_id: int | None
+) -> Tokenizer:
+    """The BPE model (merges from the piece scores) and pipeline ``transformers``'
+    ``LlamaConverter`` builds, with the spec's charsmap and whitespace options honoured."""
+    charsmap = ns.precompiled_charsmap
+    prefix = bool(ns.add_dummy_prefix)
+    byte_fallback = bool(ts.byte_fallback)
+    unk = None if unk_id is None else pieces[unk_id][0]
+    vocab = {p: i for i, (p, _) in enumerate(pieces)}
+    tok = Tokenizer(
+        BPE(
+            vocab,
+            merges_from_pieces(pieces),
+            unk_token=unk,
+            fuse_unk=True,
+            byte_fallback=byte_fallback,
+        )
+    )
+    steps: list[normalizers.Normalizer] = []
+    if charsmap:
+        steps.append(Precompiled(charsmap))
+    if ns.remove_extra_whitespaces:
+        steps += [
+            normalizers.Replace({"Regex": "^ +| +$"}, ""),
+            normalizers.Replace({"Regex": " {2,}"}, " "),
+        ]
+    if prefix:
+        steps.append(normalizers.Prepend(SPACE))
+    steps.append(normalizers.Replace(" ", SPACE))
+    tok.normalizer = normalizers.Sequence(steps)
+    tok.decoder = _bpe_style_decoder(prefix, byte_fallback)
+    return tok
+
+
+def _set_bos_eos_template(
+    tok: Tokenizer, ts: TrainerSpec, specials: dict[str, str], add_bos: bool, add_eos: bool
+) -> None:
+    """Set the post-processor adding the bos / eos pieces SentencePiece's ``add_bos`` and
+    ``add_eos`` ask for, refusing a flag whose piece the model lacks."""
     special_ids: list[tuple[str, int]] = []
     for flag, name in ((add_bos, "bos"), (add_eos, "eos")):
         if not flag:
@@ -435,9 +464,7 @@ def _tokenizer(model: ModelProto, add_bos: bool, add_eos: bool) -> Tokenizer:
         eos = [special_ids[-1][0]] if add_eos else []
         single = [*bos, "$A", *eos]
         pair = [*bos, "$A", *eos, *bos, "$B", *eos]
-        template = single
-        tok.post_processor = TemplateProcessing(" ".join(template), " ".join(pair), special_ids)
-    return tok
+        tok.post_processor = TemplateProcessing(" ".join(single), " ".join(pair), special_ids)
 
 
 def _bpe_style_decoder(prefix: bool, byte_fallback: bool) -> decoders.Decoder:
@@ -477,21 +504,7 @@ def _model_from_tokenizer(tok: Tokenizer) -> ModelProto:
         ts.byte_fallback = model.byte_fallback
     elif isinstance(model, BPE):
         ts.model_type = ModelType.BPE
-        vocab = model.get_vocab()
-        by_id = sorted(vocab.items(), key=lambda kv: kv[1])
-        if [i for _, i in by_id] != list(range(len(by_id))):
-            raise ConfigurationError(
-                "a SentencePiece model needs BPE ids 0..n-1 without gaps; this vocabulary has gaps"
-            )
-        # SentencePiece merges the adjacent pair whose result scores best: score a piece
-        # by the rank of the first merge that makes it, below every merged piece otherwise.
-        rank: dict[str, int] = {}
-        for r, (a, b) in enumerate(model.get_merges()):
-            rank.setdefault(a + b, r)
-        n = len(rank)
-        entries = [(p, -float(rank[p]) if p in rank else -float(n + i)) for p, i in by_id]
-        unk = model.unk_token
-        unk_id = None if unk is None else vocab.get(unk)
+        entries, unk_id = _bpe_entries(model)
         ts.byte_fallback = model.byte_fallback
     else:
         raise ConfigurationError(
@@ -503,18 +516,7 @@ def _model_from_tokenizer(tok: Tokenizer) -> ModelProto:
             "SentencePiece requires an unknown piece; the model has no unk_id / unk_token"
         )
     for i, (piece, score) in enumerate(entries):
-        if i == unk_id:
-            t = PieceType.UNKNOWN
-        elif piece in specials:
-            t = PieceType.CONTROL
-        elif piece in user:
-            t = PieceType.USER_DEFINED
-        elif (
-            ts.byte_fallback and len(piece) == 6 and piece.startswith("<0x") and piece.endswith(">")
-        ):
-            t = PieceType.BYTE
-        else:
-            t = PieceType.NORMAL
+        t = _piece_type(piece, i == unk_id, specials, user, bool(ts.byte_fallback))
         m.pieces.append(
             SentencePiece(piece=piece, score=0.0 if t != PieceType.NORMAL else score, type=int(t))
         )
@@ -528,13 +530,56 @@ def _model_from_tokenizer(tok: Tokenizer) -> ModelProto:
         setattr(ts, f"{name}_id", -1 if pid is None else pid)
         if content is not None and pid is not None:
             setattr(ts, f"{name}_piece", content)
+    _set_normalizer_spec(ns, tok)
+    return m
+
+
+def _bpe_entries(model: BPE) -> tuple[list[tuple[str, float]], int | None]:
+    """``(pieces with scores, unk id)`` of a BPE model: scores that make SentencePiece merge
+    in the model's merge order, since SentencePiece ranks merges by score."""
+    vocab = model.get_vocab()
+    by_id = sorted(vocab.items(), key=lambda kv: kv[1])
+    if [i for _, i in by_id] != list(range(len(by_id))):
+        raise ConfigurationError(
+            "a SentencePiece model needs BPE ids 0..n-1 without gaps; this vocabulary has gaps"
+        )
+    # SentencePiece merges the adjacent pair whose result scores best: score a piece
+    # by the rank of the first merge that makes it, below every merged piece otherwise.
+    rank: dict[str, int] = {}
+    for r, (a, b) in enumerate(model.get_merges()):
+        rank.setdefault(a + b, r)
+    n = len(rank)
+    entries = [(p, -float(rank[p]) if p in rank else -float(n + i)) for p, i in by_id]
+    unk = model.unk_token
+    unk_id = None if unk is None else vocab.get(unk)
+    return entries, unk_id
+
+
+def _piece_type(
+    piece: str, is_unk: bool, specials: set[str], user: set[str], byte_fallback: bool
+) -> PieceType:
+    """The SentencePiece type of a piece, so added tokens and byte pieces keep their role."""
+    if is_unk:
+        return PieceType.UNKNOWN
+    if piece in specials:
+        return PieceType.CONTROL
+    if piece in user:
+        return PieceType.USER_DEFINED
+    if byte_fallback and len(piece) == 6 and piece.startswith("<0x") and piece.endswith(">"):
+        return PieceType.BYTE
+    return PieceType.NORMAL
+
+
+def _set_normalizer_spec(ns: NormalizerSpec, tok: Tokenizer) -> None:
+    """Describe ``tok``'s normalizer and pre-tokenizer in ``ns`` (charsmap, prefix space,
+    whitespace removal), so SentencePiece normalizes as the tokenizer does."""
     pre = _find(tok.normalizer, Precompiled)
     if pre is not None and pre.precompiled_charsmap:
         ns.name = "nmt_nfkc"
         ns.precompiled_charsmap = pre.precompiled_charsmap
     else:
         ns.name = "identity"
-    if isinstance(model, Unigram):
+    if isinstance(tok.model, Unigram):
         meta = tok.pre_tokenizer
         prefix = not isinstance(meta, Metaspace) or meta.prepend_scheme != "never"
         remove = _find(tok.normalizer, normalizers.Strip) is not None
@@ -544,7 +589,6 @@ def _model_from_tokenizer(tok: Tokenizer) -> ModelProto:
     ns.add_dummy_prefix = prefix
     ns.remove_extra_whitespaces = remove
     ns.escape_whitespaces = True
-    return m
 
 
 def save_sentencepiece(source: Tokenizer | ModelProto, path: str | os.PathLike[str]) -> ModelProto:

@@ -30,10 +30,12 @@ Not handled here: the grid (``meter.py``), ids and BPE (``tokenizer.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import ConfigurationError, VocabularyError
-from .config import DEFAULT_BPM, _nearest
-from .meter import MeterMap, output_ticks_per_quarter
+from .config import DEFAULT_BPM, RemiConfig, _nearest
+from .meter import MeterMap, Segment, output_ticks_per_quarter
 from .score import Note, Score, Tempo, TimeSignature, Track
 from .vocab import (
     BAR,
@@ -130,6 +132,122 @@ def encode_score(score: Score, vocab: RemiVocab) -> list[int]:
 _KIND_NAMES = {PROGRAM: "Program", PITCH: "Pitch", VELOCITY: "Velocity", DURATION: "Duration"}
 
 
+def _grid(config: RemiConfig, ticks_per_quarter: int | None) -> tuple[int, int]:
+    """The result's ticks per quarter and ticks per grid unit: every grid point must fall on
+    a whole tick for the notes to come back exactly as quantized."""
+    whole = config.positions_per_beat * config.max_denominator
+    tpq = ticks_per_quarter or output_ticks_per_quarter(config)
+    if (4 * tpq) % whole:
+        raise ConfigurationError(
+            f"ticks_per_quarter={tpq} puts grid points between ticks; use a multiple of "
+            f"{output_ticks_per_quarter(config, 1)}"
+        )
+    return tpq, 4 * tpq // whole
+
+
+@dataclass
+class _Decoding:
+    """Where one :func:`decode_tokens` call is in the sequence, and what it has read."""
+
+    indices: Sequence[int]
+    vocab: RemiVocab
+    strict: bool
+    scale: int  # ticks per grid unit
+    meters: MeterMap
+    seg: Segment  # the meter of the current bar
+    bar_start: int = 0
+    bar: int = -1
+    pos: int = 0
+    program: int = 0  # set by the Program token that opens each note
+    note: list[int] = field(default_factory=list)  # pitch, velocity of the note being read
+    expected: int | None = None
+    tracks: dict[int, list[Note]] = field(default_factory=dict)
+    tempos: list[Tempo] = field(default_factory=list)
+    meters_out: list[TimeSignature] = field(default_factory=list)
+    previous_kind: int | None = None
+
+
+def _fail(d: _Decoding, i: int, why: str) -> None:
+    """Raise on the misplaced token ``i`` when strict; otherwise the caller skips it."""
+    if d.strict:
+        raise VocabularyError(
+            f"token {i} ({d.vocab.names[d.indices[i]]}) {why}; pass strict=False to skip it"
+        )
+
+
+def _check_place(d: _Decoding, i: int, kind: int) -> None:
+    """Report a token that breaks a note or comes before the first Bar, and recover: the
+    broken note is dropped, the stray tokens open bar 0."""
+    if d.expected is not None and kind != d.expected:
+        _fail(d, i, f"breaks a note: a {_KIND_NAMES[d.expected]} token must come here")
+        d.expected, d.note = None, []
+    if d.bar < 0 and kind != BAR:
+        _fail(d, i, "comes before the first Bar")
+        d.bar = 0
+
+
+def _read_token(d: _Decoding, i: int, kind: int, value: Any) -> None:
+    """Apply token ``i`` to the score being rebuilt: move in time, change the meter or the
+    tempo, or read one part of a note (adding the note at its Duration)."""
+    config = d.vocab.config
+    if kind in (PITCH, VELOCITY, DURATION) and kind != d.expected:
+        before = "Program" if kind == PITCH else _KIND_NAMES[kind - 1]
+        _fail(d, i, f"must follow a {before} token (a note is Program Pitch Velocity Duration)")
+    elif kind == BAR:
+        if d.bar >= 0:
+            d.bar_start += d.seg.bar_units
+        d.bar += 1
+        d.pos = 0
+    elif kind == TIME_SIGNATURE:
+        if d.previous_kind == BAR:
+            d.seg = d.meters.segment(d.bar_start, d.bar, *value)
+            if not d.meters_out or d.meters_out[-1][1:] != value:
+                d.meters_out.append(TimeSignature(d.bar_start * d.scale, *value))
+        else:
+            _fail(d, i, "must come right after Bar")
+    elif kind == POSITION:
+        if value >= d.seg.positions:
+            _fail(d, i, f"is past the end of a {d.seg.numerator}/{d.seg.denominator} bar")
+        d.pos = value
+    elif kind == TEMPO:
+        tick = (d.bar_start + d.pos * d.seg.step) * d.scale
+        d.tempos.append(Tempo(tick, config.tempo_values[value]))
+    elif kind == PROGRAM:
+        d.program = value
+        d.expected = PITCH
+    elif kind == PITCH:
+        d.note = [value]
+        d.expected = VELOCITY
+    elif kind == VELOCITY:
+        d.note.append(config.velocity_values[value])
+        d.expected = DURATION
+    else:  # the Duration that ends a note
+        start = (d.bar_start + d.pos * d.seg.step) * d.scale
+        end = start + config.duration_steps[value] * d.seg.step * d.scale
+        d.tracks.setdefault(d.program, []).append(Note(start, end, d.note[0], d.note[1]))
+        d.expected, d.note = None, []
+
+
+def _tracks(tracks: dict[int, list[Note]]) -> list[Track]:
+    """One track per program, in program order with drums last, each with its notes sorted."""
+    out = []
+    for prog in sorted(tracks, key=lambda p: (p == DRUMS, p)):
+        notes = sorted(tracks[prog])
+        out.append(Track(0 if prog == DRUMS else prog, prog == DRUMS, notes))
+    return out
+
+
+def _kept_tempos(tempos: list[Tempo]) -> list[Tempo]:
+    """The tempo changes that change something: the last at a tick wins, repeats are dropped."""
+    kept: list[Tempo] = []
+    for t in tempos:
+        if kept and kept[-1].tick == t.tick:
+            kept[-1] = t
+        elif not kept or kept[-1].bpm != t.bpm:
+            kept.append(t)
+    return kept
+
+
 def decode_tokens(
     indices: Sequence[int],
     vocab: RemiVocab,
@@ -159,89 +277,16 @@ def decode_tokens(
     [Note(start=480, end=720, pitch=60, velocity=66)]
     """
     config = vocab.config
-    whole = config.positions_per_beat * config.max_denominator
-    tpq = ticks_per_quarter or output_ticks_per_quarter(config)
-    if (4 * tpq) % whole:
-        raise ConfigurationError(
-            f"ticks_per_quarter={tpq} puts grid points between ticks; use a multiple of "
-            f"{output_ticks_per_quarter(config, 1)}"
-        )
-    scale = 4 * tpq // whole  # ticks per grid unit
+    tpq, scale = _grid(config, ticks_per_quarter)
     kinds, values = vocab.kinds, vocab.values
     meters = MeterMap(config, tpq)
-    seg = meters.segment(0, 0, *config.meter(4, 4))
-    bar_start = 0
-    bar = -1
-    pos = 0
-    program = 0  # set by the Program token that opens each note
-    note: list[int] = []  # pitch, velocity of the note being read
-    expected: int | None = None
-    tracks: dict[int, list[Note]] = {}
-    tempos: list[Tempo] = []
-    meters_out: list[TimeSignature] = []
-    previous_kind: int | None = None
-
-    def fail(i: int, why: str) -> None:
-        if strict:
-            raise VocabularyError(
-                f"token {i} ({vocab.names[indices[i]]}) {why}; pass strict=False to skip it"
-            )
-
+    d = _Decoding(indices, vocab, strict, scale, meters, meters.segment(0, 0, *config.meter(4, 4)))
     for i, idx in enumerate(indices):
         kind = kinds[idx]
         value = values[idx]
-        if expected is not None and kind != expected:
-            fail(i, f"breaks a note: a {_KIND_NAMES[expected]} token must come here")
-            expected, note = None, []
-        if bar < 0 and kind != BAR:
-            fail(i, "comes before the first Bar")
-            bar = 0
-        if kind in (PITCH, VELOCITY, DURATION) and kind != expected:
-            before = "Program" if kind == PITCH else _KIND_NAMES[kind - 1]
-            fail(i, f"must follow a {before} token (a note is Program Pitch Velocity Duration)")
-        elif kind == BAR:
-            if bar >= 0:
-                bar_start += seg.bar_units
-            bar += 1
-            pos = 0
-        elif kind == TIME_SIGNATURE:
-            if previous_kind == BAR:
-                seg = meters.segment(bar_start, bar, *value)
-                if not meters_out or meters_out[-1][1:] != value:
-                    meters_out.append(TimeSignature(bar_start * scale, *value))
-            else:
-                fail(i, "must come right after Bar")
-        elif kind == POSITION:
-            if value >= seg.positions:
-                fail(i, f"is past the end of a {seg.numerator}/{seg.denominator} bar")
-            pos = value
-        elif kind == TEMPO:
-            tempos.append(Tempo((bar_start + pos * seg.step) * scale, config.tempo_values[value]))
-        elif kind == PROGRAM:
-            program = value
-            expected = PITCH
-        elif kind == PITCH:
-            note = [value]
-            expected = VELOCITY
-        elif kind == VELOCITY:
-            note.append(config.velocity_values[value])
-            expected = DURATION
-        else:  # the Duration that ends a note
-            start = (bar_start + pos * seg.step) * scale
-            end = start + config.duration_steps[value] * seg.step * scale
-            tracks.setdefault(program, []).append(Note(start, end, note[0], note[1]))
-            expected, note = None, []
-        previous_kind = kind
-    if expected is not None:
-        fail(len(indices) - 1, "ends the sequence in the middle of a note")
-    out = []
-    for prog in sorted(tracks, key=lambda p: (p == DRUMS, p)):
-        notes = sorted(tracks[prog])
-        out.append(Track(0 if prog == DRUMS else prog, prog == DRUMS, notes))
-    kept: list[Tempo] = []
-    for t in tempos:
-        if kept and kept[-1].tick == t.tick:
-            kept[-1] = t
-        elif not kept or kept[-1].bpm != t.bpm:
-            kept.append(t)
-    return Score(tpq, out, kept, meters_out)
+        _check_place(d, i, kind)
+        _read_token(d, i, kind, value)
+        d.previous_kind = kind
+    if d.expected is not None:
+        _fail(d, len(indices) - 1, "ends the sequence in the middle of a note")
+    return Score(tpq, _tracks(d.tracks), _kept_tempos(d.tempos), d.meters_out)

@@ -105,7 +105,6 @@ def train_merges(
     merges: list[MergeRecord] = []
     heappush = heapq.heappush
     heappop = heapq.heappop
-    pc_get = pair_counts.get
     while len(word_to_id) < vocab_size and heap:
         neg, a, b, _, pos = heappop(heap)
         cur = pair_counts[(a, b)]
@@ -125,54 +124,8 @@ def train_merges(
             id_to_word.append(new_token)
             word_to_id[new_token] = new_id
             tok_len.append(tok_len[a] + tok_len[b])
-        new_len = tok_len[new_id]
         merges.append((a, b, new_id, cur))
-        changed: dict[Pair, set[int]] = {}
-        for i in pos:
-            w = words[i]
-            n = len(w)
-            if n < 2:
-                continue
-            c = counts[i]
-            j = 0
-            out: list[int] | None = None
-            while j < n:
-                if w[j] == a and j + 1 < n and w[j + 1] == b:
-                    if out is None:
-                        out = w[:j]
-                    if out:
-                        prev = out[-1]
-                        p = (prev, a)
-                        # May go negative under max_token_length, exactly as in HF.
-                        pair_counts[p] = pc_get(p, 0) - c
-                        if tok_len[prev] + new_len < max_len:
-                            p = (prev, new_id)
-                            pair_counts[p] = pc_get(p, 0) + c
-                            s = changed.get(p)
-                            if s is None:
-                                changed[p] = {i}
-                            else:
-                                s.add(i)
-                    if j + 2 < n:
-                        nxt = w[j + 2]
-                        p = (b, nxt)
-                        pair_counts[p] = pc_get(p, 0) - c
-                        if tok_len[nxt] + new_len < max_len:
-                            p = (new_id, nxt)
-                            pair_counts[p] = pc_get(p, 0) + c
-                            s = changed.get(p)
-                            if s is None:
-                                changed[p] = {i}
-                            else:
-                                s.add(i)
-                    out.append(new_id)
-                    j += 2
-                else:
-                    if out is not None:
-                        out.append(w[j])
-                    j += 1
-            if out is not None:
-                words[i] = out
+        changed = _apply_merge(words, counts, pos, (a, b, new_id), tok_len, max_len, pair_counts)
         for p, s in changed.items():
             c = pair_counts[p]
             if c > 0:
@@ -181,3 +134,67 @@ def train_merges(
         if on_merge is not None:
             on_merge(len(merges))
     return merges
+
+
+def _apply_merge(
+    words: list[list[int]],
+    counts: list[int],
+    pos: set[int],
+    merge: tuple[int, int, int],
+    tok_len: list[int],
+    max_len: int,
+    pair_counts: dict[Pair, int],
+) -> dict[Pair, set[int]]:
+    """Replace pair ``(a, b)`` by ``new_id`` in the words at ``pos`` and update the pair
+    counts around each replacement; returns the pairs that gained, with their words (the
+    new queue entries)."""
+    a, b, new_id = merge
+    new_len = tok_len[new_id]
+    pc_get = pair_counts.get
+    changed: dict[Pair, set[int]] = {}
+    for i in pos:
+        w = words[i]
+        n = len(w)
+        if n < 2:
+            continue
+        c = counts[i]
+        j = 0
+        out: list[int] | None = None
+        while j < n:
+            if w[j] == a and j + 1 < n and w[j + 1] == b:
+                if out is None:
+                    out = w[:j]
+                if out:
+                    prev = out[-1]
+                    p = (prev, a)
+                    # May go negative under max_token_length, exactly as in HF.
+                    pair_counts[p] = pc_get(p, 0) - c
+                    if tok_len[prev] + new_len < max_len:
+                        p = (prev, new_id)
+                        pair_counts[p] = pc_get(p, 0) + c
+                        s = changed.get(p)
+                        if s is None:
+                            changed[p] = {i}
+                        else:
+                            s.add(i)
+                if j + 2 < n:
+                    nxt = w[j + 2]
+                    p = (b, nxt)
+                    pair_counts[p] = pc_get(p, 0) - c
+                    if tok_len[nxt] + new_len < max_len:
+                        p = (new_id, nxt)
+                        pair_counts[p] = pc_get(p, 0) + c
+                        s = changed.get(p)
+                        if s is None:
+                            changed[p] = {i}
+                        else:
+                            s.add(i)
+                out.append(new_id)
+                j += 2
+            else:
+                if out is not None:
+                    out.append(w[j])
+                j += 1
+        if out is not None:
+            words[i] = out
+    return changed

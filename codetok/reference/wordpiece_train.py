@@ -55,32 +55,8 @@ def train_likelihood(
     >>> i2w[recs[0][2]], round(recs[0][3], 3)
     ('un', 0.2)
     """
-    freq = [0] * len(id_to_word)
-    pair_counts: dict[Pair, int] = {}
-    where: dict[Pair, set[int]] = {}
-    pairs_with: dict[int, set[Pair]] = {}
-    pc_get = pair_counts.get
-
-    def note(p: Pair, i: int) -> None:
-        s = where.get(p)
-        if s is None:
-            where[p] = {i}
-            pairs_with.setdefault(p[0], set()).add(p)
-            pairs_with.setdefault(p[1], set()).add(p)
-        else:
-            s.add(i)
-
-    for i, w in enumerate(words):
-        c = counts[i]
-        for t in w:
-            freq[t] += c
-        for p in zip(w, w[1:]):
-            pair_counts[p] = pc_get(p, 0) + c
-            note(p, i)
-
-    def score(p: Pair) -> float:
-        return pair_counts[p] / (freq[p[0]] * freq[p[1]])
-
+    pairs = _Pairs(words, counts, len(id_to_word))
+    pair_counts, freq, score = pairs.counts, pairs.freq, pairs.score
     heap = [(-score(p), p[0], p[1]) for p, c in pair_counts.items() if c > 0]
     heapq.heapify(heap)
     cut = len(prefix) if prefix else 0
@@ -107,8 +83,55 @@ def train_likelihood(
             word_to_id[new_token] = new_id
             freq.append(0)
         records.append((a, b, new_id, s, cur))
+        touched = pairs.merge(words, counts, a, b, new_id)
+        for q in touched:
+            if pair_counts.get(q, 0) >= floor and freq[q[0]] > 0 and freq[q[1]] > 0:
+                heapq.heappush(heap, (-score(q), q[0], q[1]))
+        if on_merge is not None:
+            on_merge(len(records))
+    return records
+
+
+class _Pairs:
+    """What the likelihood score reads (pair counts, token frequencies) and where each
+    pair occurs, kept current as merges rewrite the words."""
+
+    def __init__(self, words: list[list[int]], counts: list[int], n_tokens: int) -> None:
+        self.freq = [0] * n_tokens
+        self.counts: dict[Pair, int] = {}
+        self.where: dict[Pair, set[int]] = {}
+        self.pairs_with: dict[int, set[Pair]] = {}
+        pair_counts, pc_get, freq = self.counts, self.counts.get, self.freq
+        for i, w in enumerate(words):
+            c = counts[i]
+            for t in w:
+                freq[t] += c
+            for p in zip(w, w[1:]):
+                pair_counts[p] = pc_get(p, 0) + c
+                self.note(p, i)
+
+    def note(self, p: Pair, i: int) -> None:
+        """Record that pair ``p`` occurs in word ``i``."""
+        s = self.where.get(p)
+        if s is None:
+            self.where[p] = {i}
+            self.pairs_with.setdefault(p[0], set()).add(p)
+            self.pairs_with.setdefault(p[1], set()).add(p)
+        else:
+            s.add(i)
+
+    def score(self, p: Pair) -> float:
+        """WordPiece's likelihood score: the pair's count over its tokens' frequencies."""
+        return self.counts[p] / (self.freq[p[0]] * self.freq[p[1]])
+
+    def merge(self, words: list[list[int]], counts: list[int], a: int, b: int, new_id: int) -> set[Pair]:  # fmt: skip
+        """Replace ``(a, b)`` by ``new_id`` in every word holding it; returns the pairs whose
+        score changed (new neighbours, and every pair with ``a`` or ``b``, whose frequency
+        went down), which need fresh queue entries."""
+        pair_counts, pc_get, freq, note = self.counts, self.counts.get, self.freq, self.note
+        p = (a, b)
         touched: set[Pair] = set()
-        for i in where.pop(p, ()):
+        for i in self.where.pop(p, ()):
             w = words[i]
             n = len(w)
             c = counts[i]
@@ -146,13 +169,8 @@ def train_likelihood(
                 words[i] = out
         # Scores of pairs with a or b went up (their freq went down): fresh entries.
         for t in (a, b):
-            pw = pairs_with.get(t)
+            pw = self.pairs_with.get(t)
             if pw:
                 pw.difference_update([q for q in pw if pair_counts.get(q, 0) <= 0])
                 touched.update(pw)
-        for q in touched:
-            if pair_counts.get(q, 0) >= floor and freq[q[0]] > 0 and freq[q[1]] > 0:
-                heapq.heappush(heap, (-score(q), q[0], q[1]))
-        if on_merge is not None:
-            on_merge(len(records))
-    return records
+        return touched

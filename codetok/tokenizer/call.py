@@ -20,6 +20,7 @@ Not here: encoding (:mod:`codetok.tokenizer.tokenizer`), the truncation and padd
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigurationError
@@ -70,157 +71,169 @@ def call(
     pad_strategy, trunc_strategy, max_length = strategies(
         padding, truncation, max_length, pad_to_multiple_of, tok.model_max_length
     )
-    if is_split_into_words:
-        is_batched = (
-            isinstance(text, (list, tuple)) and bool(text) and isinstance(text[0], (list, tuple))
-        )
-    else:
-        is_batched = isinstance(text, (list, tuple))
-    if is_batched:
-        if isinstance(text_pair, str):
-            raise ConfigurationError(
-                "when text is a batch, text_pair must be a list of the same length"
-            )
-        if text_pair is not None and len(text) != len(text_pair):
-            raise ConfigurationError(
-                f"text has {len(text)} items but text_pair has {len(text_pair)}; they must match"
-            )
-        batch = list(zip(text, text_pair)) if text_pair is not None else list(text)
-    else:
-        batch = [(text, text_pair)] if text_pair else [text]
-
-    want_types = (
-        "token_type_ids" in tok.model_input_names
-        if return_token_type_ids is None
-        else return_token_type_ids
-    )
-    want_mask = (
-        "attention_mask" in tok.model_input_names
-        if return_attention_mask is None
-        else return_attention_mask
-    )
+    batch, is_batched = _batch(text, text_pair, is_split_into_words)
+    names = tok.model_input_names
+    want_types = "token_type_ids" in names if return_token_type_ids is None else return_token_type_ids  # fmt: skip
+    want_mask = "attention_mask" in names if return_attention_mask is None else return_attention_mask  # fmt: skip
+    extra = {
+        "special_tokens_mask": return_special_tokens_mask,
+        "offset_mapping": return_offsets_mapping,
+        "length": return_length,
+        "position_ids": return_position_ids,
+    }
     if (
         return_tensors is not None
         and text_pair is None
         and not is_split_into_words
-        and not (
-            return_overflowing_tokens
-            or return_special_tokens_mask
-            or return_offsets_mapping
-            or return_length
-            or return_position_ids
-        )
+        and not (return_overflowing_tokens or any(extra.values()))
     ):
         # Straight to arrays when the plan allows; the encodings come from this path.
-        fast = array_call(
-            tok,
-            batch,
-            add_special_tokens,
-            pad_strategy,
-            trunc_strategy,
-            max_length,
-            stride,
-            pad_to_multiple_of,
-            padding_side or tok.padding_side,
-            truncation_side,
-            return_tensors,
-            want_types,
-            want_mask,
-            _later_encodings(
-                tok,
-                list(batch) if is_batched else batch[0],
-                dict(
-                    add_special_tokens=add_special_tokens,
-                    padding=padding,
-                    truncation=truncation,
-                    max_length=max_length,
-                    stride=stride,
-                    pad_to_multiple_of=pad_to_multiple_of,
-                    padding_side=padding_side or tok.padding_side,
-                ),
-                truncation_side,
-            ),
+        options = dict(
+            add_special_tokens=add_special_tokens,
+            padding=padding,
+            truncation=truncation,
+            max_length=max_length,
+            stride=stride,
+            pad_to_multiple_of=pad_to_multiple_of,
+            padding_side=padding_side or tok.padding_side,
         )
+        strategy = (pad_strategy, trunc_strategy, truncation_side)
+        fast = _arrays(tok, batch, is_batched, options, strategy, return_tensors, want_types, want_mask)  # fmt: skip
         if fast is not None:
             return fast
 
     trunc_settings = None
     if trunc_strategy is not None:
-        trunc_settings = truncation_settings(
-            max_length,  # type: ignore[arg-type]
-            stride,
-            trunc_strategy,
-            truncation_side,
-        )
+        trunc_settings = truncation_settings(max_length, stride, trunc_strategy, truncation_side)  # type: ignore[arg-type]
     pad_settings = None
     if pad_strategy is not None:
-        pad_token = tok.special_tokens_map.get("pad_token")
-        pad_id = None if pad_token is None else tok.token_to_id(pad_token)
-        if pad_token is None or pad_id is None:
-            raise ConfigurationError(
-                "padding needs a pad token: set tok.special_tokens_map['pad_token'] to a token "
-                "of the vocabulary (or call enable_padding with pad_token/pad_id)"
-            )
-        pad_settings = padding_settings(
-            padding_side or tok.padding_side,
-            pad_id,
-            0,
-            pad_token,
-            max_length if pad_strategy == "max_length" else None,
-            pad_to_multiple_of,
-        )
-    encodings = tok._encode_batch(
-        batch,
-        is_split_into_words,
-        add_special_tokens,
-        "all",
-        (),
-        None,
-        CallSettings(trunc_settings, pad_settings),
-    )
-
-    data: dict[str, list[Any]] = {"input_ids": []}
-    if want_types:
-        data["token_type_ids"] = []
-    if want_mask:
-        data["attention_mask"] = []
-    if return_special_tokens_mask:
-        data["special_tokens_mask"] = []
-    if return_offsets_mapping:
-        data["offset_mapping"] = []
-    if return_length:
-        data["length"] = []
-    if return_position_ids:
-        data["position_ids"] = []
-    flat: list[Encoding] = []
-    mapping: list[int] = []
-    for i, enc in enumerate(encodings):
-        parts = [enc, *enc.overflowing] if return_overflowing_tokens else [enc]
-        for e in parts:
-            flat.append(e)
-            mapping.append(i)
-            data["input_ids"].append(e.ids)
-            if want_types:
-                data["token_type_ids"].append(e.type_ids)
-            if want_mask:
-                data["attention_mask"].append(e.attention_mask)
-            if return_special_tokens_mask:
-                data["special_tokens_mask"].append(e.special_tokens_mask)
-            if return_offsets_mapping:
-                data["offset_mapping"].append(e.offsets)
-            if return_length:
-                data["length"].append(len(e.ids))
-            if return_position_ids:
-                data["position_ids"].append(position_ids(e.attention_mask))
-    if return_overflowing_tokens:
-        data["overflow_to_sample_mapping"] = mapping
-    out = BatchEncoding(data, flat, tensor_type=return_tensors)
+        side = padding_side or tok.padding_side
+        pad_settings = _padding(tok, side, pad_strategy, max_length, pad_to_multiple_of)
+    settings = CallSettings(trunc_settings, pad_settings)
+    encodings = tok._encode_batch(batch, is_split_into_words, add_special_tokens, "all", (), None, settings)  # fmt: skip
+    fields = {"token_type_ids": want_types, "attention_mask": want_mask, **extra}
+    out = _columns(encodings, fields, return_overflowing_tokens, return_tensors)
     if not is_batched and return_tensors is None and not return_overflowing_tokens:
         out = BatchEncoding(
             {k: (v[0] if v and isinstance(v[0], list) else v) for k, v in out.data.items()},
             out.encodings,
         )
     return out
+
+
+def _arrays(
+    tok: Tokenizer,
+    batch: list[Any],
+    is_batched: bool,
+    options: dict[str, Any],
+    strategy: tuple[str | None, str | None, str],
+    return_tensors: str,
+    want_types: bool,
+    want_mask: bool,
+) -> BatchEncoding | None:
+    """The answer straight from the native arrays (:func:`array_call`), its encodings
+    made by the general path only when read; ``None`` when the general path must run."""
+    pad_strategy, trunc_strategy, truncation_side = strategy
+    return array_call(
+        tok,
+        batch,
+        options["add_special_tokens"],
+        pad_strategy,
+        trunc_strategy,
+        options["max_length"],
+        options["stride"],
+        options["pad_to_multiple_of"],
+        options["padding_side"],
+        truncation_side,
+        return_tensors,
+        want_types,
+        want_mask,
+        _later_encodings(tok, list(batch) if is_batched else batch[0], options, truncation_side),
+    )
+
+
+def _batch(text: Any, text_pair: Any, is_split_into_words: bool) -> tuple[list[Any], bool]:
+    """The call's inputs as a list of texts or (text, pair) tuples, and whether the call
+    was given a batch (a single input answers with unbatched lists)."""
+    if is_split_into_words:
+        is_batched = (
+            isinstance(text, (list, tuple)) and bool(text) and isinstance(text[0], (list, tuple))
+        )
+    else:
+        is_batched = isinstance(text, (list, tuple))
+    if not is_batched:
+        return ([(text, text_pair)] if text_pair else [text]), False
+    if isinstance(text_pair, str):
+        raise ConfigurationError(
+            "when text is a batch, text_pair must be a list of the same length"
+        )
+    if text_pair is not None and len(text) != len(text_pair):
+        raise ConfigurationError(
+            f"text has {len(text)} items but text_pair has {len(text_pair)}; they must match"
+        )
+    return (list(zip(text, text_pair)) if text_pair is not None else list(text)), True
+
+
+def _padding(
+    tok: Tokenizer,
+    side: str,
+    pad_strategy: str,
+    max_length: int | None,
+    pad_to_multiple_of: int | None,
+) -> Any:
+    """The call's padding settings, with the tokenizer's pad token (an error without one)."""
+    pad_token = tok.special_tokens_map.get("pad_token")
+    pad_id = None if pad_token is None else tok.token_to_id(pad_token)
+    if pad_token is None or pad_id is None:
+        raise ConfigurationError(
+            "padding needs a pad token: set tok.special_tokens_map['pad_token'] to a token "
+            "of the vocabulary (or call enable_padding with pad_token/pad_id)"
+        )
+    return padding_settings(
+        side,
+        pad_id,
+        0,
+        pad_token,
+        max_length if pad_strategy == "max_length" else None,
+        pad_to_multiple_of,
+    )
+
+
+#: Each optional field of the call's answer -> how it is read from one encoding.
+_FIELDS: dict[str, Callable[[Encoding], Any]] = {
+    "token_type_ids": lambda e: e.type_ids,
+    "attention_mask": lambda e: e.attention_mask,
+    "special_tokens_mask": lambda e: e.special_tokens_mask,
+    "offset_mapping": lambda e: e.offsets,
+    "length": lambda e: len(e.ids),
+    "position_ids": lambda e: position_ids(e.attention_mask),
+}
+
+
+def _columns(
+    encodings: list[Encoding],
+    fields: dict[str, bool],
+    overflowing: bool,
+    return_tensors: str | None,
+) -> BatchEncoding:
+    """The asked-for fields of every encoding (and of its overflowing windows, each mapped
+    back to its sample), one column per field as ``transformers`` lays them out."""
+    wanted = [(name, _FIELDS[name]) for name, want in fields.items() if want]
+    data: dict[str, list[Any]] = {"input_ids": []}
+    for name, _ in wanted:
+        data[name] = []
+    flat: list[Encoding] = []
+    mapping: list[int] = []
+    for i, enc in enumerate(encodings):
+        for e in [enc, *enc.overflowing] if overflowing else [enc]:
+            flat.append(e)
+            mapping.append(i)
+            data["input_ids"].append(e.ids)
+            for name, read in wanted:
+                data[name].append(read(e))
+    if overflowing:
+        data["overflow_to_sample_mapping"] = mapping
+    return BatchEncoding(data, flat, tensor_type=return_tensors)
 
 
 def _later_encodings(

@@ -49,22 +49,8 @@ def array_call(
     ``pad`` / ``trunc`` / ``max_length`` are :func:`codetok.tokenizer.call.strategies`'
     output; ``encodings`` builds the batch's encodings on first use.
     """
-    if return_tensors not in ("np", "pt") or not texts:
-        return None
-    if trunc not in (None, "longest_first", "only_first"):
-        return None
-    # Settings the general path validates (and rejects with its own errors) go there.
-    side = padding_side.lower() if isinstance(padding_side, str) else None
-    trunc_side = truncation_side.lower() if isinstance(truncation_side, str) else None
-    if side not in ("left", "right") or trunc_side not in ("left", "right"):
-        return None
-    if type(stride) is not int or stride < 0:
-        return None
-    if max_length is not None and type(max_length) is not int:
-        return None
-    if pad_to_multiple_of is not None and (
-        type(pad_to_multiple_of) is not int or pad_to_multiple_of <= 0
-    ):
+    settings = (trunc, padding_side, truncation_side, stride, max_length, pad_to_multiple_of)
+    if return_tensors not in ("np", "pt") or not texts or not _plain_settings(*settings):
         return None
     if any(type(t) is not str for t in texts):
         return None
@@ -73,9 +59,7 @@ def array_call(
         return None
     import numpy as np
 
-    before, after, seq_type = (
-        ((), (), 0) if plan.layouts is None else plan.layouts[add_special_tokens]
-    )
+    layout = ((), (), 0) if plan.layouts is None else plan.layouts[add_special_tokens]
     pad_id = 0
     if pad is not None:
         pad_token = tok.special_tokens_map.get("pad_token")
@@ -86,32 +70,113 @@ def array_call(
     if out is None:
         return None
     flat, bounds = out
+    specials = len(layout[0]) + len(layout[1])
+    rows = _kept_rows(np, bounds, specials, trunc, max_length, stride, truncation_side.lower())
+    if rows is None:
+        return None
+    starts, keep = rows
+    rows_len = keep + specials
+    width = _width(rows_len, pad, max_length, pad_to_multiple_of)
+    if width is None:
+        return None
+    left = padding_side.lower() == "left"
+    shift = (width - rows_len) if left else np.zeros(len(texts), dtype=np.int64)
+    data = _fill(np, flat, starts, keep, shift, width, layout, pad_id)
+    if not want_types:
+        del data["token_type_ids"]
+    if want_mask:
+        cols_all = np.arange(width)
+        data["attention_mask"] = (
+            (cols_all >= shift[:, None]) & (cols_all < (shift + rows_len)[:, None])
+        ).astype(np.int64)
+    if return_tensors == "pt":
+        try:
+            import torch
+        except ImportError:
+            return None  # the general path raises its error
+        data = {k: torch.from_numpy(v) for k, v in data.items()}
+    return BatchEncoding(data, encodings)
+
+
+def _plain_settings(
+    trunc: str | None,
+    padding_side: Any,
+    truncation_side: Any,
+    stride: Any,
+    max_length: Any,
+    pad_to_multiple_of: Any,
+) -> bool:
+    """Whether the arrays can answer these settings: the general path validates (and
+    rejects with its own errors) every other kind, so those go there."""
+    if trunc not in (None, "longest_first", "only_first"):
+        return False
+    side = padding_side.lower() if isinstance(padding_side, str) else None
+    trunc_side = truncation_side.lower() if isinstance(truncation_side, str) else None
+    if side not in ("left", "right") or trunc_side not in ("left", "right"):
+        return False
+    if type(stride) is not int or stride < 0:
+        return False
+    if max_length is not None and type(max_length) is not int:
+        return False
+    return pad_to_multiple_of is None or (
+        type(pad_to_multiple_of) is int and pad_to_multiple_of > 0
+    )
+
+
+def _kept_rows(
+    np: Any,
+    bounds: Any,
+    specials: int,
+    trunc: str | None,
+    max_length: int | None,
+    stride: int,
+    trunc_side: str,
+) -> tuple[Any, Any] | None:
+    """Where each text's kept ids start in the flat array, and how many are kept after
+    truncation; ``None`` when a cut text must go to the general path for its error."""
     lens = np.diff(bounds)
-    nb, na = len(before), len(after)
     keep = lens
     starts = bounds[:-1]
     if trunc is not None and max_length is not None:
-        room = max_length - nb - na
+        room = max_length - specials
         if room <= 0 or stride >= room:
             return None  # the general path raises its error (when a text is cut)
         keep = np.minimum(lens, room)
         if trunc_side == "left":
             starts = starts + (lens - keep)
-    rows_len = keep + (nb + na)
-    n = len(texts)
+    return starts, keep
+
+
+def _width(
+    rows_len: Any, pad: str | None, max_length: int | None, pad_to_multiple_of: int | None
+) -> int | None:
+    """The padded row width; ``None`` for ragged rows or a ``max_length`` too short
+    (the general path explains both)."""
     longest = int(rows_len.max())
     if pad is None:
-        if int(rows_len.min()) != longest:
-            return None  # ragged: the general path explains
-        width = longest
-    else:
-        width = longest if pad == "longest" else int(max_length or 0)
-        if width < longest:
-            return None
-        if pad_to_multiple_of and width % pad_to_multiple_of:
-            width += pad_to_multiple_of - width % pad_to_multiple_of
-    left = side == "left"
-    shift = (width - rows_len) if left else np.zeros(n, dtype=np.int64)
+        return longest if int(rows_len.min()) == longest else None
+    width = longest if pad == "longest" else int(max_length or 0)
+    if width < longest:
+        return None
+    if pad_to_multiple_of and width % pad_to_multiple_of:
+        width += pad_to_multiple_of - width % pad_to_multiple_of
+    return width
+
+
+def _fill(
+    np: Any,
+    flat: Any,
+    starts: Any,
+    keep: Any,
+    shift: Any,
+    width: int,
+    layout: tuple[Any, Any, int],
+    pad_id: int,
+) -> dict[str, Any]:
+    """``input_ids`` and ``token_type_ids``: each row's special tokens around its kept ids,
+    shifted right by ``shift`` (left padding), in vectorized writes, no loop over texts."""
+    before, after, seq_type = layout
+    n, nb = len(keep), len(before)
     input_ids = np.full((n, width), pad_id, dtype=np.int64)
     types = np.zeros((n, width), dtype=np.int64)
     row_index = np.arange(n)
@@ -128,21 +193,7 @@ def array_call(
     for j, (sid, _, type_id) in enumerate(after):
         input_ids[row_index, shift + nb + keep + j] = sid
         types[row_index, shift + nb + keep + j] = type_id
-    data: dict[str, Any] = {"input_ids": input_ids}
-    if want_types:
-        data["token_type_ids"] = types
-    if want_mask:
-        cols_all = np.arange(width)
-        data["attention_mask"] = (
-            (cols_all >= shift[:, None]) & (cols_all < (shift + rows_len)[:, None])
-        ).astype(np.int64)
-    if return_tensors == "pt":
-        try:
-            import torch
-        except ImportError:
-            return None  # the general path raises its error
-        data = {k: torch.from_numpy(v) for k, v in data.items()}
-    return BatchEncoding(data, encodings)
+    return {"input_ids": input_ids, "token_type_ids": types}
 
 
 def _threads(n: int) -> int:

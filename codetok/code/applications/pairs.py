@@ -32,7 +32,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -287,85 +287,127 @@ def extract_pairs(
     line_of = np.concatenate([[0], np.cumsum(np.frombuffer(data, np.uint8) == 10)])
     out: list[FunctionPair] = []
     for fn in _functions(lx.tree.root_node, lang):
-        name_node = fn.child_by_field_name("name") or fn.child_by_field_name("operator")
-        anchor = fn
-        if lang == "javascript" and fn.type in _JS_VALUES:
-            named = _js_named_value(fn, data, off)
-            if named is None:
-                continue
-            name, anchor = named
-        elif name_node is None:
+        named = _name_and_anchor(fn, lang, data, off)
+        if named is None:
             continue
-        else:
-            name = _text(data, name_node.start_byte + off, name_node.end_byte + off)
-            if fn.type == "operator_declaration":
-                name = "operator" + name
-        while anchor.parent is not None and anchor.parent.type in (
-            "decorated_definition",
-            "export_statement",
-        ):
-            anchor = anchor.parent
+        name, anchor = named
         start = anchor.start_byte + off
         end = fn.end_byte + off
-        cut: tuple[int, int] | None = None
         if lang == "python":
-            doc = _python_doc_node(fn)
-            if doc is None:
-                continue
-            ds, de = doc.start_byte + off, doc.end_byte + off
-            docstring = _python_docstring(_text(data, ds, de))
-            style = "docstring"
-            body = fn.child_by_field_name("body")
-            if body is not None and body.named_child_count < 2 and not keep_docstring:
-                continue
-            if not keep_docstring:
-                cut = _docstring_cut(data, ds, de, end)
+            doc = _python_doc(fn, data, off, end, keep_docstring)
         else:
-            comments = _leading_comments(anchor, data, off, grammar)
-            if not comments:
-                continue
-            ds, de = comments[0].start_byte + off, comments[-1].end_byte + off
-            style = grammar.comment_style(_text(data, ds, comments[0].end_byte + off))
-            docstring = "\n".join(
-                _clean_comment(_text(data, c.start_byte + off, c.end_byte + off)) for c in comments
-            )
-            docstring = _dedent(docstring)
-        if not docstring.strip():
+            doc = _leading_doc(anchor, grammar, data, off)
+        if doc is None or not doc.text.strip():
             continue
         qual = _qualified(fn, data, off, name)
         units = statement_units(fn, lang, off)
         ends = lex_ends[(lex_ends > start) & (lex_ends <= end)].tolist()
-        if cut is not None:
-            a, b = cut
-            code_bytes = data[start:a] + data[b:end]
-            shift = b - a
-            units = [
-                (s - start - (shift if s >= b else 0), e - start - (shift if e > a else 0))
-                for s, e in units
-                if not (a <= s < b)
-            ]
-            ends = [e - start - (shift if e > a else 0) for e in ends if not (a < e <= b)]
-        else:
-            code_bytes = data[start:end]
-            units = [(s - start, e - start) for s, e in units]
-            ends = [e - start for e in ends]
+        code_bytes, units, ends = _function_code(data, start, end, units, ends, doc.cut)
         out.append(
             FunctionPair(
                 language=lang,
                 path="" if path is None else str(path),
                 name=qual,
-                docstring=docstring,
+                docstring=doc.text,
                 code=code_bytes.decode("utf-8", "surrogateescape"),
                 span=(start, end),
-                docstring_span=(ds, de),
+                docstring_span=(doc.start, doc.end),
                 lines=(int(line_of[start]) + 1, int(line_of[max(end - 1, start)]) + 1),
-                doc_style=style,
+                doc_style=doc.style,
                 statements=units,
                 lexeme_ends=ends,
             )
         )
     out.sort(key=lambda p: p.span)
     return out
+
+
+def _name_and_anchor(fn: Any, lang: str, data: bytes, off: int) -> tuple[str, Any] | None:
+    """A function's name and the node its documentation sits above; None if unnamed."""
+    name_node = fn.child_by_field_name("name") or fn.child_by_field_name("operator")
+    anchor = fn
+    if lang == "javascript" and fn.type in _JS_VALUES:
+        named = _js_named_value(fn, data, off)
+        if named is None:
+            return None
+        name, anchor = named
+    elif name_node is None:
+        return None
+    else:
+        name = _text(data, name_node.start_byte + off, name_node.end_byte + off)
+        if fn.type == "operator_declaration":
+            name = "operator" + name
+    while anchor.parent is not None and anchor.parent.type in (
+        "decorated_definition",
+        "export_statement",
+    ):
+        anchor = anchor.parent
+    return name, anchor
+
+
+class _Doc(NamedTuple):
+    """A function's documentation, as :func:`extract_pairs` records it."""
+
+    text: str
+    style: str
+    #: byte span of the documentation in the file
+    start: int
+    end: int
+    #: byte range to remove from the code (the Python docstring statement), or None
+    cut: tuple[int, int] | None
+
+
+def _python_doc(fn: Any, data: bytes, off: int, end: int, keep_docstring: bool) -> _Doc | None:
+    """A Python function's docstring and the statement to cut; None if no pair is made."""
+    doc = _python_doc_node(fn)
+    if doc is None:
+        return None
+    ds, de = doc.start_byte + off, doc.end_byte + off
+    docstring = _python_docstring(_text(data, ds, de))
+    body = fn.child_by_field_name("body")
+    if body is not None and body.named_child_count < 2 and not keep_docstring:
+        return None
+    cut = None if keep_docstring else _docstring_cut(data, ds, de, end)
+    return _Doc(docstring, "docstring", ds, de, cut)
+
+
+def _leading_doc(anchor: Any, grammar: Any, data: bytes, off: int) -> _Doc | None:
+    """The comments right above ``anchor`` as documentation; None when there are none."""
+    comments = _leading_comments(anchor, data, off, grammar)
+    if not comments:
+        return None
+    ds, de = comments[0].start_byte + off, comments[-1].end_byte + off
+    style = grammar.comment_style(_text(data, ds, comments[0].end_byte + off))
+    docstring = "\n".join(
+        _clean_comment(_text(data, c.start_byte + off, c.end_byte + off)) for c in comments
+    )
+    return _Doc(_dedent(docstring), style, ds, de, None)
+
+
+def _function_code(
+    data: bytes,
+    start: int,
+    end: int,
+    units: list[tuple[int, int]],
+    ends: list[int],
+    cut: tuple[int, int] | None,
+) -> tuple[bytes, list[tuple[int, int]], list[int]]:
+    """A function's code, statements and lexeme ends relative to it, without ``cut``."""
+    if cut is None:
+        return (
+            data[start:end],
+            [(s - start, e - start) for s, e in units],
+            [e - start for e in ends],
+        )
+    a, b = cut
+    shift = b - a
+    units = [
+        (s - start - (shift if s >= b else 0), e - start - (shift if e > a else 0))
+        for s, e in units
+        if not (a <= s < b)
+    ]
+    ends = [e - start - (shift if e > a else 0) for e in ends if not (a < e <= b)]
+    return data[start:a] + data[b:end], units, ends
 
 
 def _python_doc_node(fn: Any) -> Any:

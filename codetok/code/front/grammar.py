@@ -241,7 +241,143 @@ def build_grammar(
     kw = spec.get("keywords", {})
     reserved = frozenset(_as_str_tuple(kw.get("reserved"), "keywords.reserved", origin))
     contextual = frozenset(_as_str_tuple(kw.get("contextual"), "keywords.contextual", origin))
-    kinds_spec = spec.get("kinds", {})
+    rules, by_parent_spec, docstring = _node_rules(spec, origin, generic, reserved | contextual)
+    count = language.node_kind_count
+    # kind ids 0..count-1, then two of codetok's own: GAP (bytes no leaf covers) and ERROR
+    # (tree-sitter gives ERROR nodes the id 65535, which the lexer folds to count + 1)
+    names = [language.node_kind_for_id(k) or "" for k in range(count)] + ["", "ERROR"]
+    named_flags = [language.node_kind_is_named(k) for k in range(count)] + [False, True]
+    type_names = ("",) + tuple(sorted(set(names) - {""}))
+    name_to_index = {n: i for i, n in enumerate(type_names)}
+    leaf_kinds = [rules.leaf_kind(t, named) for t, named in zip(names, named_flags, strict=True)]
+    roles = [rules.roles(t, named) for t, named in zip(names, named_flags, strict=True)]
+    by_parent = _by_parent(names, named_flags, by_parent_spec, name_to_index)
+    comments = spec.get("comments", {})
+    doc_res = _doc_comment_patterns(comments, origin)
+    detect = _detect_patterns(spec, origin)
+    block = comments.get("block") or []
+    return Grammar(
+        name=name,
+        language=language,
+        aliases=_as_str_tuple(spec.get("aliases"), "aliases", origin),
+        extensions=tuple(
+            e.lower() for e in _as_str_tuple(spec.get("extensions"), "extensions", origin)
+        ),
+        shebangs=_as_str_tuple(spec.get("shebangs"), "shebangs", origin),
+        keywords=reserved,
+        contextual_keywords=contextual,
+        generic=generic,
+        origin=origin,
+        type_names=type_names,
+        type_index=tuple(name_to_index[n] for n in names),
+        leaf_kinds=tuple(leaf_kinds),
+        roles=tuple(roles),
+        by_parent=by_parent,
+        comment_line=_as_str_tuple(comments.get("line"), "comments.line", origin),
+        comment_block=tuple((str(a), str(b)) for a, b in block),
+        comment_doc=tuple(doc_res),
+        docstring=docstring,
+        detect_patterns=tuple(detect),
+        capsule=capsule,
+    )
+
+
+@dataclass(frozen=True)
+class _NodeRules:
+    """What a grammar file says about node types, from which :func:`build_grammar` fills
+    its per-kind-id tables: the kind of a leaf of each type and the roles of each type."""
+
+    #: ``[kinds]``: named node type -> kind
+    named: Mapping[str, int]
+    #: ``[kinds.anonymous]``: anonymous token -> kind
+    anonymous: Mapping[str, int]
+    punctuation: frozenset[str]
+    #: reserved and contextual keywords
+    words: frozenset[str]
+    #: kinds of named types guessed from their names (no grammar file)
+    generic: bool
+    strings: frozenset[str]
+    code: frozenset[str]
+    comments: frozenset[str]
+    decorators: frozenset[str]
+    indents: frozenset[str]
+    doc_bodies: frozenset[str]
+
+    def leaf_kind(self, tname: str, named: bool) -> int:
+        """The ``leaf_kinds`` entry of a node type: a LexemeKind value, or TEXT_DEFINED."""
+        if named:
+            if tname in self.named:
+                kind = self.named[tname]
+            elif tname in self.comments:
+                kind = LexemeKind.COMMENT
+            elif tname == "ERROR" or self.generic:
+                kind = _generic_named_kind(tname)
+            elif tname in self.strings:
+                kind = LexemeKind.STRING
+            else:
+                kind = TEXT_DEFINED
+        elif tname in self.anonymous:
+            kind = self.anonymous[tname]
+        else:
+            kind = _anonymous_kind(tname, self.punctuation, self.words)
+        return int(kind)
+
+    def roles(self, tname: str, named: bool) -> int:
+        """The ``roles`` entry of a node type: the ROLE_* bits the lexer's walk acts on."""
+        role = 0
+        if named:
+            role |= ROLE_STRING if tname in self.strings else 0
+            role |= ROLE_CODE if tname in self.code else 0
+            role |= ROLE_DECORATOR if tname in self.decorators else 0
+            role |= ROLE_INDENT if tname in self.indents else 0
+            role |= ROLE_ATOMIC if tname in self.comments else 0
+            role |= ROLE_DOCBODY if tname in self.doc_bodies else 0
+        if tname == "ERROR":
+            role |= ROLE_ERROR
+        return role
+
+
+def _node_rules(
+    spec: Mapping[str, Any], origin: str, generic: bool, words: frozenset[str]
+) -> tuple[_NodeRules, dict[str, dict[str, int]], DocstringRule | None]:
+    """Read what fixes each node type's kind and roles, in the order errors are reported in."""
+    named_map, anon_map, by_parent_spec = _kind_maps(spec.get("kinds", {}), origin)
+    punctuation = frozenset(
+        _as_str_tuple(spec.get("operators", {}).get("punctuation"), "operators", origin)
+        or _DEFAULT_PUNCTUATION
+    )
+    strings = spec.get("strings", {})
+    string_nodes = frozenset(_as_str_tuple(strings.get("nodes"), "strings.nodes", origin))
+    code_nodes = frozenset(_as_str_tuple(strings.get("code"), "strings.code", origin))
+    comments = spec.get("comments", {})
+    comment_nodes = frozenset(_as_str_tuple(comments.get("nodes"), "comments.nodes", origin))
+    decorator_nodes = frozenset(
+        _as_str_tuple(spec.get("decorators", {}).get("nodes"), "decorators.nodes", origin)
+    )
+    indent_nodes = frozenset(
+        _as_str_tuple(spec.get("layout", {}).get("indent_blocks"), "layout", origin)
+    )
+    doc_bodies, docstring = _docstring_rule(spec.get("docstring", {}), origin)
+    rules = _NodeRules(
+        named=named_map,
+        anonymous=anon_map,
+        punctuation=punctuation,
+        words=words,
+        generic=generic,
+        strings=string_nodes,
+        code=code_nodes,
+        comments=comment_nodes,
+        decorators=decorator_nodes,
+        indents=indent_nodes,
+        doc_bodies=frozenset(doc_bodies),
+    )
+    return rules, by_parent_spec, docstring
+
+
+def _kind_maps(
+    kinds_spec: Mapping[str, Any], origin: str
+) -> tuple[dict[str, int], dict[str, int], dict[str, dict[str, int]]]:
+    """Read ``[kinds]`` into named, anonymous and by-parent kind maps; unknown kinds fail."""
     named_map: dict[str, int] = {}
     anon_map: dict[str, int] = {}
     by_parent_spec: dict[str, dict[str, int]] = {}
@@ -271,20 +407,13 @@ def build_grammar(
             )
         for t in _as_str_tuple(value, f"kinds.{key}", origin):
             named_map[t] = _KIND_NAMES[key.lower()]
-    punctuation = frozenset(
-        _as_str_tuple(spec.get("operators", {}).get("punctuation"), "operators", origin)
-        or _DEFAULT_PUNCTUATION
-    )
-    strings = spec.get("strings", {})
-    string_nodes = set(_as_str_tuple(strings.get("nodes"), "strings.nodes", origin))
-    code_nodes = set(_as_str_tuple(strings.get("code"), "strings.code", origin))
-    comments = spec.get("comments", {})
-    comment_nodes = set(_as_str_tuple(comments.get("nodes"), "comments.nodes", origin))
-    decorator_nodes = set(
-        _as_str_tuple(spec.get("decorators", {}).get("nodes"), "decorators.nodes", origin)
-    )
-    indent_nodes = set(_as_str_tuple(spec.get("layout", {}).get("indent_blocks"), "layout", origin))
-    doc_spec = spec.get("docstring", {})
+    return named_map, anon_map, by_parent_spec
+
+
+def _docstring_rule(
+    doc_spec: Mapping[str, Any], origin: str
+) -> tuple[dict[str, frozenset[str] | None], DocstringRule | None]:
+    """Read ``[docstring]``: the bodies that may hold one (by parent) and the lexer's rule."""
     doc_bodies: dict[str, frozenset[str] | None] = {}
     for i, body in enumerate(doc_spec.get("bodies", [])):
         if not isinstance(body, Mapping) or not isinstance(body.get("node"), str):
@@ -304,53 +433,28 @@ def build_grammar(
             statement=str(doc_spec.get("statement", "expression_statement")),
             strings=frozenset(_as_str_tuple(doc_spec.get("strings"), "docstring", origin)),
         )
+    return doc_bodies, docstring
 
-    count = language.node_kind_count
-    # kind ids 0..count-1, then two of codetok's own: GAP (bytes no leaf covers) and ERROR
-    # (tree-sitter gives ERROR nodes the id 65535, which the lexer folds to count + 1)
-    names = [language.node_kind_for_id(k) or "" for k in range(count)] + ["", "ERROR"]
-    named_flags = [language.node_kind_is_named(k) for k in range(count)] + [False, True]
-    type_names = ("",) + tuple(sorted(set(names) - {""}))
-    name_to_index = {n: i for i, n in enumerate(type_names)}
-    words = reserved | contextual
-    leaf_kinds: list[int] = []
-    roles: list[int] = []
-    for kid, tname in enumerate(names):
-        named = named_flags[kid]
-        if named:
-            if tname in named_map:
-                kind = named_map[tname]
-            elif tname in comment_nodes:
-                kind = LexemeKind.COMMENT
-            elif tname == "ERROR" or generic:
-                kind = _generic_named_kind(tname)
-            elif tname in string_nodes:
-                kind = LexemeKind.STRING
-            else:
-                kind = TEXT_DEFINED
-        elif tname in anon_map:
-            kind = anon_map[tname]
-        else:
-            kind = _anonymous_kind(tname, punctuation, words)
-        leaf_kinds.append(int(kind))
-        role = 0
-        if named:
-            role |= ROLE_STRING if tname in string_nodes else 0
-            role |= ROLE_CODE if tname in code_nodes else 0
-            role |= ROLE_DECORATOR if tname in decorator_nodes else 0
-            role |= ROLE_INDENT if tname in indent_nodes else 0
-            role |= ROLE_ATOMIC if tname in comment_nodes else 0
-            role |= ROLE_DOCBODY if tname in doc_bodies else 0
-        if tname == "ERROR":
-            role |= ROLE_ERROR
-        roles.append(role)
+
+def _by_parent(
+    names: list[str],
+    named_flags: list[bool],
+    by_parent_spec: dict[str, dict[str, int]],
+    name_to_index: dict[str, int],
+) -> dict[tuple[int, int], int]:
+    """Key ``[kinds.by_parent]`` by (kind id, parent type index), as the lexer looks it up."""
     by_parent: dict[tuple[int, int], int] = {}
     for kid, tname in enumerate(names):
         if tname in by_parent_spec and not named_flags[kid]:
             for parent, kind in by_parent_spec[tname].items():
                 if parent in name_to_index:
                     by_parent[(kid, name_to_index[parent])] = int(kind)
-    doc_res = []
+    return by_parent
+
+
+def _doc_comment_patterns(comments: Mapping[str, Any], origin: str) -> list[re.Pattern[str]]:
+    """Compile ``[comments] doc``, the regexes that mark documentation comments."""
+    doc_res: list[re.Pattern[str]] = []
     for pattern in _as_str_tuple(comments.get("doc"), "comments.doc", origin):
         try:
             doc_res.append(re.compile(pattern))
@@ -358,7 +462,12 @@ def build_grammar(
             raise FormatError(
                 f"bad regex {pattern!r}: {e}", path=origin, where="comments.doc"
             ) from e
-    detect = []
+    return doc_res
+
+
+def _detect_patterns(spec: Mapping[str, Any], origin: str) -> list[tuple[re.Pattern[str], int]]:
+    """Compile ``[detect] patterns``, the weighted regexes language detection scores."""
+    detect: list[tuple[re.Pattern[str], int]] = []
     for i, entry in enumerate(spec.get("detect", {}).get("patterns", [])):
         if not (isinstance(entry, list) and len(entry) == 2):
             raise FormatError(
@@ -368,31 +477,7 @@ def build_grammar(
             detect.append((re.compile(entry[0], re.MULTILINE), int(entry[1])))
         except re.error as e:
             raise FormatError(f"bad regex: {e}", path=origin, where=f"detect.patterns[{i}]") from e
-    block = comments.get("block") or []
-    return Grammar(
-        name=name,
-        language=language,
-        aliases=_as_str_tuple(spec.get("aliases"), "aliases", origin),
-        extensions=tuple(
-            e.lower() for e in _as_str_tuple(spec.get("extensions"), "extensions", origin)
-        ),
-        shebangs=_as_str_tuple(spec.get("shebangs"), "shebangs", origin),
-        keywords=reserved,
-        contextual_keywords=contextual,
-        generic=generic,
-        origin=origin,
-        type_names=type_names,
-        type_index=tuple(name_to_index[n] for n in names),
-        leaf_kinds=tuple(leaf_kinds),
-        roles=tuple(roles),
-        by_parent=by_parent,
-        comment_line=_as_str_tuple(comments.get("line"), "comments.line", origin),
-        comment_block=tuple((str(a), str(b)) for a, b in block),
-        comment_doc=tuple(doc_res),
-        docstring=docstring,
-        detect_patterns=tuple(detect),
-        capsule=capsule,
-    )
+    return detect
 
 
 def generic_grammar(name: str, language: tree_sitter.Language) -> Grammar:

@@ -56,6 +56,8 @@ __all__ = ["lex", "Lexemes", "Lexeme", "char_to_byte"]
 
 _K = LexemeKind
 _BOM = b"\xef\xbb\xbf"
+#: the roles of a node that change the walk's context inside it (see :func:`_context_inside`)
+_CONTEXT_ROLES = ROLE_STRING | ROLE_CODE | ROLE_DECORATOR | ROLE_ERROR
 
 
 # ----------------------------------------------------------------------------- lexing
@@ -202,8 +204,6 @@ def _walk(root: object, g: Grammar) -> tuple[list[int], list[tuple[int, int, int
     blocks: list[tuple[int, int, int, int]] = []
     roles = g.roles
     tindex = g.type_index
-    type_names = g.type_names
-    docrule = g.docstring
     doc_starts: set[int] = set()
     gap_kid = len(roles) - 2
     max_kid = gap_kid
@@ -263,22 +263,12 @@ def _walk(root: object, g: Grammar) -> tuple[list[int], list[tuple[int, int, int
         # an inner node: the cursor already stands on its first child
         if r:
             push((node.end_byte, ctx, fl, cur_t, own_kid, own_p))
-            if r & ROLE_DOCBODY and docrule is not None:
-                allowed = docrule.bodies.get(type_names[tindex[kid]])
-                if allowed is None or type_names[cur_t] in allowed:
-                    _find_docstring(node, docrule, doc_starts)
-            if r & ROLE_STRING and not ctx:
-                ctx = -next_owner if s in doc_starts else next_owner
-                next_owner += 1
-                own_kid = kid
-                own_p = cur_t
-            elif r & ROLE_CODE and ctx:
-                ctx = 0
-                fl |= LexemeFlag.INTERPOLATION
-            if r & ROLE_DECORATOR:
-                fl |= LexemeFlag.DECORATOR
-            if r & ROLE_ERROR:
-                fl |= LexemeFlag.IN_ERROR
+            if r & ROLE_DOCBODY:
+                _note_docstring(node, g, kid, cur_t, doc_starts)
+            if r & _CONTEXT_ROLES:
+                ctx, fl, own_kid, own_p, next_owner = _context_inside(
+                    r, kid, s in doc_starts, cur_t, ctx, fl, own_kid, own_p, next_owner
+                )
             if r & ROLE_INDENT:
                 blocks.append((s, node.end_byte, tindex[kid], cur_t))
         else:
@@ -286,6 +276,45 @@ def _walk(root: object, g: Grammar) -> tuple[list[int], list[tuple[int, int, int
         cur_t = tindex[kid]
         node = cursor.node
     return out, blocks
+
+
+def _note_docstring(
+    node: object, g: Grammar, kid: int, parent_t: int, doc_starts: set[int]
+) -> None:
+    """Note where a body's docstring starts, where the rule allows one, to lex it as such."""
+    rule = g.docstring
+    if rule is None:
+        return
+    allowed = rule.bodies.get(g.type_names[g.type_index[kid]])
+    if allowed is None or g.type_names[parent_t] in allowed:
+        _find_docstring(node, rule, doc_starts)
+
+
+def _context_inside(
+    r: int,
+    kid: int,
+    is_doc: bool,
+    cur_t: int,
+    ctx: int,
+    fl: int,
+    own_kid: int,
+    own_p: int,
+    next_owner: int,
+) -> tuple[int, int, int, int, int]:
+    """The walk's (ctx, flags, owner kid, owner parent, next owner) inside a role node."""
+    if r & ROLE_STRING and not ctx:
+        ctx = -next_owner if is_doc else next_owner
+        next_owner += 1
+        own_kid = kid
+        own_p = cur_t
+    elif r & ROLE_CODE and ctx:
+        ctx = 0
+        fl |= LexemeFlag.INTERPOLATION
+    if r & ROLE_DECORATOR:
+        fl |= LexemeFlag.DECORATOR
+    if r & ROLE_ERROR:
+        fl |= LexemeFlag.IN_ERROR
+    return ctx, fl, own_kid, own_p, next_owner
 
 
 def _merge_runs(rec: np.ndarray) -> np.ndarray:

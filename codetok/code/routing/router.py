@@ -201,35 +201,12 @@ def route(
     ...  zip(routed.ops, routed.starts, routed.ends)]
     ['<py:if>', ' x', '_', 'y', ':', ' ', '<py:pass>']
     """
-    sp = splitter or PieceSplitter(options.digits, max_piece=options.max_piece)
-    out = Routed(lossless=options.lossless)
-    emit = _Emitter(out)
-    unit = emit.unit
-    many = emit.spans
-    kinds = lexemes.kinds.tolist()
-    starts = lexemes.char_starts.tolist()
-    texts = lexemes.texts()
-    kw_table = reserved.keywords.get(lexemes.language, {}) if options.keyword_tokens else {}
-    kw_ids = {kw: index[tok] for kw, tok in kw_table.items()}
-    nl_ids = {nl: index[tok] for nl, tok in NEWLINES.items()}
-    indent_id, dedent_id = index[INDENT], index[DEDENT]
-    marks = options.comment_markers
-    c_open, c_close = index[COMMENT_OPEN], index[COMMENT_CLOSE]
-    d_open, d_close = index[DOC_OPEN], index[DOC_CLOSE]
-    splitter_id: IdentifierSplitter | None = None
-    if options.statistical_split:
-        from .segmenter import WordSegmenter
-
-        splitter_id = IdentifierSplitter(segmenter=WordSegmenter.default())
-    split_ident = options.split_identifiers
+    r = _Router(lexemes, reserved, index, options, splitter)
+    emit = r.emit
+    kinds, starts, texts, n = r.kinds, r.starts, r.texts, r.n
     cap = options.max_piece
-    normalize = options.normalize_whitespace
-    depth = 0
-    n = len(kinds)
-    indent_lang = normalize and _K.INDENT in kinds
-    fold = options.fold_whitespace and not normalize
+    fold = options.fold_whitespace and not options.normalize_whitespace
     join = options.join_punctuation
-    blank_lines = options.fold_blank_lines
     skip_to = 0  # lexemes before it went into an earlier unit
     for i in range(n):
         if i < skip_to:
@@ -239,129 +216,208 @@ def route(
         s = starts[i]
         e = s + len(t)
         if fold and k == _K.WHITESPACE and t == " " and i + 1 < n:
-            nk = kinds[i + 1]
-            if nk == _K.KEYWORD and starts[i + 1] == e:
-                spaced = kw_ids.get(" " + texts[i + 1])  # the keyword's spaced twin
-                if spaced is not None:
-                    unit(spaced, s, e + len(texts[i + 1]), i + 1)
-                    skip_to = i + 2
-                    continue
-            if nk in _FOLDS_INTO or (nk == _K.KEYWORD and texts[i + 1] not in kw_ids):
-                emit.lead = s
+            j = r.fold_space(i, s, e)  # into the lexeme after it
+            if j > i:
+                skip_to = j
                 continue
         if fold and k == _K.NEWLINE:
-            j, end = i + 1, e
-            while (  # with fold_blank_lines, the newlines of blank lines after it
-                blank_lines
-                and j < n
-                and kinds[j] == _K.NEWLINE
-                and starts[j] == end
-                and end + len(texts[j]) - s <= cap
-            ):
-                end += len(texts[j])
-                j += 1
-            if j < n and kinds[j] == _K.WHITESPACE:  # the indentation after them
-                w = texts[j]
-                if end + len(w) - s <= cap and not w.strip(" \t"):
-                    end += len(w)
-                    j += 1
+            j, end = r.newline_run(i, e)  # with the blank lines and indentation after it
             if j > i + 1:
-                unit(CODE, s, end, i)
+                emit.unit(CODE, s, end, i)
                 skip_to = j
                 continue
+        if join and k == _K.PUNCTUATION and e - s <= cap:
+            skip_to, e = r.punctuation_run(i, e)
+            if skip_to == i + 1 and e - s == 1 and r.touches_identifier(skip_to, e):
+                if emit.lead < 0:  # a single punctuation char joins the identifier after it
+                    emit.lead = s
+                continue
+        r.lexeme(i, k, t, s, e)
+    return r.out
+
+
+class _Router:
+    """The state of one call of :func:`route`: the lexeme columns (as lists, which the loop
+    indexes fastest), the reserved-token numbers, the options and the indentation depth, with
+    the steps of the routing loop that take more than a few lines."""
+
+    def __init__(
+        self,
+        lexemes: Lexemes,
+        reserved: ReservedTokens,
+        index: dict[str, int],
+        options: RouterOptions,
+        splitter: PieceSplitter | None,
+    ) -> None:
+        self.options = options
+        self.index = index
+        self.sp = splitter or PieceSplitter(options.digits, max_piece=options.max_piece)
+        self.out = Routed(lossless=options.lossless)
+        self.emit = _Emitter(self.out)
+        self.kinds: list[int] = lexemes.kinds.tolist()
+        self.starts: list[int] = lexemes.char_starts.tolist()
+        self.texts = lexemes.texts()
+        self.n = len(self.kinds)
+        kw_table = reserved.keywords.get(lexemes.language, {}) if options.keyword_tokens else {}
+        self.kw_ids = {kw: index[tok] for kw, tok in kw_table.items()}
+        self.nl_ids = {nl: index[tok] for nl, tok in NEWLINES.items()}
+        self.indent_id, self.dedent_id = index[INDENT], index[DEDENT]
+        self.c_open, self.c_close = index[COMMENT_OPEN], index[COMMENT_CLOSE]
+        self.d_open, self.d_close = index[DOC_OPEN], index[DOC_CLOSE]
+        self.splitter_id: IdentifierSplitter | None = None
+        if options.statistical_split:
+            from .segmenter import WordSegmenter
+
+            self.splitter_id = IdentifierSplitter(segmenter=WordSegmenter.default())
+        self.cap = options.max_piece
+        self.depth = 0
+        self.indent_lang = options.normalize_whitespace and _K.INDENT in self.kinds
+
+    def fold_space(self, i: int, s: int, e: int) -> int:
+        """Fold the space at ``i`` into the next lexeme (fold_whitespace); return where to go on."""
+        nk = self.kinds[i + 1]
+        if nk == _K.KEYWORD and self.starts[i + 1] == e:
+            spaced = self.kw_ids.get(" " + self.texts[i + 1])  # the keyword's spaced twin
+            if spaced is not None:
+                self.emit.unit(spaced, s, e + len(self.texts[i + 1]), i + 1)
+                return i + 2
+        if nk in _FOLDS_INTO or (nk == _K.KEYWORD and self.texts[i + 1] not in self.kw_ids):
+            self.emit.lead = s
+            return i + 1
+        return i
+
+    def newline_run(self, i: int, e: int) -> tuple[int, int]:
+        """The (next lexeme, end) of the blank lines and indentation newline ``i`` takes in."""
+        kinds, starts, texts, n = self.kinds, self.starts, self.texts, self.n
+        s = starts[i]
+        cap = self.cap
+        j, end = i + 1, e
+        while (  # with fold_blank_lines, the newlines of blank lines after it
+            self.options.fold_blank_lines
+            and j < n
+            and kinds[j] == _K.NEWLINE
+            and starts[j] == end
+            and end + len(texts[j]) - s <= cap
+        ):
+            end += len(texts[j])
+            j += 1
+        if j < n and kinds[j] == _K.WHITESPACE:  # the indentation after them
+            w = texts[j]
+            if end + len(w) - s <= cap and not w.strip(" \t"):
+                end += len(w)
+                j += 1
+        return j, end
+
+    def punctuation_run(self, i: int, e: int) -> tuple[int, int]:
+        """The (next lexeme, end) of the touching punctuation that joins the piece of ``i``."""
+        kinds, starts, texts, n = self.kinds, self.starts, self.texts, self.n
+        s = starts[i]
+        j = i + 1
+        while (
+            j < n
+            and kinds[j] == _K.PUNCTUATION
+            and starts[j] == e
+            and e + len(texts[j]) - s <= self.cap
+        ):
+            e += len(texts[j])
+            j += 1
+        return j, e
+
+    def touches_identifier(self, j: int, e: int) -> bool:
+        """Whether lexeme ``j`` is an identifier at ``e``, which a lone punctuation char joins."""
+        return j < self.n and self.kinds[j] == _K.IDENTIFIER and self.starts[j] == e
+
+    def code(self, i: int, t: str, s: int, e: int) -> None:
+        """One code piece, or word pieces when longer than ``max_piece``, the models' limit."""
+        if e - s > self.cap:
+            self.emit.spans(CODE, self.sp.spans("words", t, s), i)
+        else:
+            self.emit.unit(CODE, s, e, i)
+
+    def lexeme(self, i: int, k: int, t: str, s: int, e: int) -> None:
+        """Emit the units lexeme ``i`` gets by its kind (the table of the module docstring)."""
+        emit, sp = self.emit, self.sp
         if k == _K.IDENTIFIER:
-            if split_ident and len(t) > 1:
-                parts = (splitter_id.split(t) if splitter_id else split_identifier(t)).pieces()
-                for p in parts:
-                    b = s + len(p)
-                    if b - s > cap:
-                        many(CODE, sp.spans("words", p, s), i)
-                    else:
-                        unit(CODE, s, b, i)
-                    s = b
-            elif e - s > cap:
-                many(CODE, sp.spans("words", t, s), i)
-            else:
-                unit(CODE, s, e, i)
+            self.identifier(i, t, s, e)
         elif k == _K.WHITESPACE:
-            if normalize:
-                _normalized_ws(out, kinds, texts, i, s, e, depth, indent_lang)
-            elif e - s <= cap and t.count(t[0]) == e - s:
-                unit(CODE, s, e, i)
+            if self.options.normalize_whitespace:
+                _normalized_ws(
+                    self.out, self.kinds, self.texts, i, s, e, self.depth, self.indent_lang
+                )
+            elif e - s <= self.cap and t.count(t[0]) == e - s:
+                emit.unit(CODE, s, e, i)
             else:
-                many(CODE, sp.spans("whitespace", t, s), i)
+                emit.spans(CODE, sp.spans("whitespace", t, s), i)
         elif k == _K.OPERATOR or k == _K.PUNCTUATION:
-            if join and k == _K.PUNCTUATION and e - s <= cap:
-                j = i + 1
-                while (
-                    j < n
-                    and kinds[j] == _K.PUNCTUATION
-                    and starts[j] == e
-                    and e + len(texts[j]) - s <= cap
-                ):
-                    e += len(texts[j])
-                    j += 1
-                skip_to = j
-                if (
-                    j == i + 1
-                    and e - s == 1
-                    and j < n
-                    and kinds[j] == _K.IDENTIFIER
-                    and starts[j] == e
-                ):
-                    if emit.lead < 0:  # a single punctuation char joins the identifier after it
-                        emit.lead = s
-                    continue
-            if e - s > cap:
-                many(CODE, sp.spans("words", t, s), i)
-            else:
-                unit(CODE, s, e, i)
+            self.code(i, t, s, e)
         elif k == _K.KEYWORD:
-            kid = kw_ids.get(t)
+            kid = self.kw_ids.get(t)
             if kid is not None:
-                unit(kid, s, e, i)
+                emit.unit(kid, s, e, i)
             else:
-                many(CODE, sp.spans("words", t, s), i)
+                emit.spans(CODE, sp.spans("words", t, s), i)
         elif k == _K.NEWLINE:
-            if normalize:
-                unit(nl_ids["\n"], s, e, i)
-                if t != "\n":
-                    out.lossless = False
-            else:
-                nid = nl_ids.get(t)
-                if nid is not None:
-                    unit(nid, s, e, i)
-                else:
-                    many(CODE, sp.spans("whitespace", t, s), i)
+            self.newline(i, t, s, e)
         elif k == _K.STRING:
-            many(CODE, sp.spans("words", t, s), i)
+            emit.spans(CODE, sp.spans("words", t, s), i)
         elif k == _K.NUMBER:
-            many(CODE, sp.spans("number", t, s), i)
+            emit.spans(CODE, sp.spans("number", t, s), i)
         elif k == _K.INDENT:
-            depth += 1
-            unit(indent_id, s, s, i)
+            self.depth += 1
+            emit.unit(self.indent_id, s, s, i)
         elif k == _K.DEDENT:
-            depth -= 1
-            unit(dedent_id, s, s, i)
+            self.depth -= 1
+            emit.unit(self.dedent_id, s, s, i)
         elif k == _K.COMMENT:
-            if options.drop_comments:
-                continue
-            if marks:
-                unit(c_open, s, s, i)
-            many(COMMENT, sp.spans("words", t, s), i)
-            if marks:
-                unit(c_close, e, e, i)
+            if not self.options.drop_comments:
+                self.comment(i, t, s, e)
         elif k == _K.DOCSTRING:
-            if options.drop_docstrings:
-                continue
-            if marks:
-                unit(d_open, s, s, i)
-            _docstring(emit, sp, t, s, i, index, options.doc_sections)
-            if marks:
-                unit(d_close, e, e, i)
+            if not self.options.drop_docstrings:
+                self.docstring(i, t, s, e)
         else:  # ERROR and anything new
-            many(CODE, sp.spans("words", t, s), i)
-    return out
+            emit.spans(CODE, sp.spans("words", t, s), i)
+
+    def identifier(self, i: int, t: str, s: int, e: int) -> None:
+        """Code pieces of an identifier: its split parts (split_identifiers), else itself."""
+        if self.options.split_identifiers and len(t) > 1:
+            split = self.splitter_id.split(t) if self.splitter_id else split_identifier(t)
+            for p in split.pieces():
+                b = s + len(p)
+                self.code(i, p, s, b)
+                s = b
+        else:
+            self.code(i, t, s, e)
+
+    def newline(self, i: int, t: str, s: int, e: int) -> None:
+        """The reserved token of a newline (``<NL>`` when normalized), else whitespace pieces."""
+        if self.options.normalize_whitespace:
+            self.emit.unit(self.nl_ids["\n"], s, e, i)
+            if t != "\n":
+                self.out.lossless = False
+        else:
+            nid = self.nl_ids.get(t)
+            if nid is not None:
+                self.emit.unit(nid, s, e, i)
+            else:
+                self.emit.spans(CODE, self.sp.spans("whitespace", t, s), i)
+
+    def comment(self, i: int, t: str, s: int, e: int) -> None:
+        """A comment as comment-channel pieces, between markers when comment_markers is on."""
+        marks = self.options.comment_markers
+        if marks:
+            self.emit.unit(self.c_open, s, s, i)
+        self.emit.spans(COMMENT, self.sp.spans("words", t, s), i)
+        if marks:
+            self.emit.unit(self.c_close, e, e, i)
+
+    def docstring(self, i: int, t: str, s: int, e: int) -> None:
+        """A docstring as comment-channel pieces with section markers, between doc markers."""
+        marks = self.options.comment_markers
+        if marks:
+            self.emit.unit(self.d_open, s, s, i)
+        _docstring(self.emit, self.sp, t, s, i, self.index, self.options.doc_sections)
+        if marks:
+            self.emit.unit(self.d_close, e, e, i)
 
 
 def _docstring(
