@@ -3,6 +3,9 @@
 // ``_core.read_ranks`` (tiktoken ranks) and ``_core.checksum`` (the binary format).
 #include "bindings/bind_bpe.hpp"
 
+#include "kernels/checksum.hpp"
+#include "kernels/tiktoken_ranks.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -12,40 +15,12 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace codetok {
 namespace bind {
-namespace {
-
-// Decode UTF-8 (3-byte surrogate forms accepted, as Python's "surrogatepass").
-bool utf8_decode(const uint8_t* p, size_t n, std::vector<Cp>& out) {
-    size_t i = 0;
-    while (i < n) {
-        const uint8_t b = p[i];
-        int extra;
-        Cp c;
-        if (b < 0x80) { c = b; extra = 0; }
-        else if (b >= 0xC2 && b < 0xE0) { c = b & 0x1F; extra = 1; }
-        else if (b >= 0xE0 && b < 0xF0) { c = b & 0x0F; extra = 2; }
-        else if (b >= 0xF0 && b < 0xF5) { c = b & 0x07; extra = 3; }
-        else return false;
-        for (int k = 1; k <= extra; ++k) {
-            if (i + k >= n || (p[i + k] & 0xC0) != 0x80) return false;
-            c = (c << 6) | (p[i + k] & 0x3F);
-        }
-        if ((extra == 2 && c < 0x800) || (extra == 3 && (c < 0x10000 || c > 0x10FFFF))) return false;
-        out.push_back(c);
-        i += static_cast<size_t>(extra) + 1;
-    }
-    return true;
-}
-
-}  // namespace
-
 BpeCore::BpeCore(const py::dict& vocab, const py::handle& merges, const py::list& values,
                  const py::handle& token_type, const py::str& prefix, const py::str& suffix,
                  long long unk_id, bool fuse_unk, bool byte_fallback, bool ignore_merges)
@@ -401,34 +376,21 @@ py::object merge_table(const py::dict& vocab, const py::list& merges) {
     return table;
 }
 
-// tiktoken mergeable ranks -> merge rows (left, right, rank of the concatenation, same):
-// every split of every token into two tokens, ordered as HF's tiktoken converter orders
-// them (merged rank, then left rank, then right rank). Twin of ``merges_from_ranks``.
+// tiktoken mergeable ranks -> merge rows (left, right, rank of the concatenation, same),
+// as kernels/tiktoken_ranks.hpp orders them. Twin of ``merges_from_ranks``.
 py::array_t<int32_t> rank_merges(const py::dict& ranks) {
-    std::unordered_map<std::string, int32_t> rank_of;
-    rank_of.reserve(ranks.size() * 2);
     std::vector<std::pair<std::string, int32_t>> tokens;
     tokens.reserve(ranks.size());
     for (auto item : ranks) {
         if (!PyBytes_Check(item.first.ptr())) throw py::type_error("ranks maps bytes to ints");
-        std::string tok(PyBytes_AS_STRING(item.first.ptr()),
-                        static_cast<size_t>(PyBytes_GET_SIZE(item.first.ptr())));
-        const int32_t r = checked_id(item.second, "rank");
-        rank_of[tok] = r;
-        tokens.emplace_back(std::move(tok), r);
+        tokens.emplace_back(std::string(PyBytes_AS_STRING(item.first.ptr()),
+                                        static_cast<size_t>(PyBytes_GET_SIZE(item.first.ptr()))),
+                            checked_id(item.second, "rank"));
     }
     std::vector<std::array<int32_t, 3>> rows;
     {
         py::gil_scoped_release nogil;
-        for (const auto& [tok, r] : tokens) {
-            for (size_t i = 1; i < tok.size(); ++i) {
-                auto a = rank_of.find(tok.substr(0, i));
-                if (a == rank_of.end()) continue;
-                auto b = rank_of.find(tok.substr(i));
-                if (b != rank_of.end()) rows.push_back({r, a->second, b->second});
-            }
-        }
-        std::sort(rows.begin(), rows.end());
+        rows = codetok::rank_merges(tokens);
     }
     py::array_t<int32_t> table({static_cast<py::ssize_t>(rows.size()), static_cast<py::ssize_t>(4)});
     int32_t* out = table.mutable_data();
@@ -442,117 +404,28 @@ py::array_t<int32_t> rank_merges(const py::dict& ranks) {
     return table;
 }
 
-
 // A ``.tiktoken`` file's bytes -> {token bytes: rank}, or the 1-based number of the first
 // line it does not read plainly (then ``read_tiktoken_file`` reads it in Python and names
-// the error exactly). Twin of that function's loop.
+// the error exactly).
 py::object read_ranks(const py::bytes& raw) {
     char* data = nullptr;
     py::ssize_t size = 0;
     if (PyBytes_AsStringAndSize(raw.ptr(), &data, &size) < 0) throw py::error_already_set();
-    static const auto table = [] {
-        std::array<int8_t, 256> t{};
-        t.fill(-1);
-        const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        for (int i = 0; i < 64; ++i) t[static_cast<uint8_t>(abc[i])] = static_cast<int8_t>(i);
-        return t;
-    }();
-    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\x0b' || c == '\x0c'; };
+    std::vector<codetok::RankedToken> rows;
+    const long long bad = codetok::read_ranks(data, static_cast<size_t>(size), rows);
+    if (bad) return py::int_(bad);
     py::dict out;
-    std::string tok;
-    const char* p = data;
-    const char* end = data + size;
-    long long lineno = 0;
-    while (p < end) {
-        const char* eol = p;
-        while (eol < end && *eol != '\n' && *eol != '\r') ++eol;
-        ++lineno;
-        const char* q = p;
-        while (q < eol && space(*q)) ++q;
-        if (q < eol) {
-            const char* f0 = q;
-            while (q < eol && !space(*q)) ++q;
-            const char* f0e = q;
-            while (q < eol && space(*q)) ++q;
-            const char* f1 = q;
-            while (q < eol && !space(*q)) ++q;
-            const char* f1e = q;
-            while (q < eol && space(*q)) ++q;
-            const size_t n0 = static_cast<size_t>(f0e - f0);
-            bool ok = q == eol && f1 < f1e && n0 % 4 == 0 && f1e - f1 <= 9;
-            long long rank = 0;
-            for (const char* d = f1; ok && d < f1e; ++d) {
-                if (*d < '0' || *d > '9') ok = false;
-                rank = rank * 10 + (*d - '0');
-            }
-            tok.clear();
-            for (size_t i = 0; ok && i < n0; i += 4) {
-                int v[4];
-                int pad = 0;
-                for (int j = 0; j < 4; ++j) {
-                    const char c = f0[i + j];
-                    if (c == '=' && i + 4 == n0 && j >= 2) {
-                        v[j] = 0;
-                        ++pad;
-                    } else if (pad || (v[j] = table[static_cast<uint8_t>(c)]) < 0) {
-                        ok = false;
-                        break;
-                    }
-                }
-                if (!ok) break;
-                const unsigned x = (v[0] << 18) | (v[1] << 12) | (v[2] << 6) | v[3];
-                tok.push_back(static_cast<char>(x >> 16));
-                if (pad < 2) tok.push_back(static_cast<char>((x >> 8) & 0xFF));
-                if (pad < 1) tok.push_back(static_cast<char>(x & 0xFF));
-            }
-            if (!ok) return py::int_(lineno);
-            out[py::bytes(tok)] = py::int_(rank);
-        }
-        // bytes.splitlines(): "\r\n", "\r" or "\n" ends a line.
-        p = eol;
-        if (p < end && *p == '\r') ++p;
-        if (p < end && *p == '\n' && (p == eol || p[-1] == '\r')) ++p;
-    }
+    for (const auto& [tok, rank] : rows) out[py::bytes(tok)] = py::int_(rank);
     return out;
 }
 
-// The binary format's checksum (codetok/formats/binary.py): sum of word[i] * (2i + 1) mod
-// 2**64 over little-endian uint64 words (the length must be a multiple of 8).
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
-              "the binary format's tables are little-endian memory images");
-
+// The binary format's checksum (kernels/checksum.hpp); the length must be a multiple of 8.
 uint64_t checksum(const py::buffer& data) {
     py::buffer_info b = data.request();
     const size_t n = static_cast<size_t>(b.size * b.itemsize);
     if (n % 8) throw py::value_error("the checksummed data must be a multiple of 8 bytes");
-    const auto* p = static_cast<const unsigned char*>(b.ptr);
-    const size_t words = n / 8;
-    // Words [a, b) of the sum; the sum of the parts mod 2**64 is the whole's.
-    auto part = [p](size_t a, size_t b) {
-        uint64_t sum = 0;
-        for (size_t i = a; i < b; ++i) {
-            uint64_t w;
-            std::memcpy(&w, p + 8 * i, 8);  // the format is little-endian, as this machine
-            sum += w * (2 * static_cast<uint64_t>(i) + 1);
-        }
-        return sum;
-    };
     py::gil_scoped_release nogil;
-    // A large file (o200k's is 49 MB) is read at memory speed: split it over the cores.
-    constexpr size_t kPerThread = size_t{4} << 20;  // words (32 MB)
-    const size_t threads = std::min<size_t>(
-        std::max(1u, std::thread::hardware_concurrency()), (words + kPerThread - 1) / kPerThread);
-    if (threads <= 1) return part(0, words);
-    std::vector<uint64_t> sums(threads, 0);
-    std::vector<std::thread> pool;
-    const size_t step = (words + threads - 1) / threads;
-    for (size_t t = 1; t < threads; ++t)
-        pool.emplace_back([&, t] { sums[t] = part(t * step, std::min(words, (t + 1) * step)); });
-    sums[0] = part(0, std::min(words, step));
-    for (std::thread& th : pool) th.join();
-    uint64_t sum = 0;
-    for (uint64_t v : sums) sum += v;
-    return sum;
+    return codetok::checksum(static_cast<const unsigned char*>(b.ptr), n / 8);
 }
 
 }  // namespace

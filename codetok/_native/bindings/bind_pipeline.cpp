@@ -198,7 +198,7 @@ class PipelineCore {
         std::vector<Ids> all(n);
         {
             py::gil_scoped_release nogil;
-            parallel_for(n, threads, [&](size_t i) {
+            codetok::parallel_for(n, threads, [&](size_t i) {
                 const size_t k = b.order[i];
                 codetok::Encoded& out = encode_text(b.views[k], b.skip, 0, false, false);
                 all[k].keep(out);
@@ -249,20 +249,7 @@ class PipelineCore {
         b.views.resize(n);
         for (size_t k = 0; k < n; ++k) b.views[k] = str_view(items[k]);
         b.skip = sorted_ids(skip);
-        // Longest texts first, so no thread is left with a long one at the end; but only
-        // when one text is long against the whole batch: otherwise source order, which
-        // keeps each thread's texts and results together in memory.
-        b.order.resize(n);
-        for (size_t k = 0; k < n; ++k) b.order[k] = k;
-        size_t total = 0, longest = 0;
-        for (const StrView& v : b.views) {
-            total += v.n;
-            longest = std::max(longest, v.n);
-        }
-        if (threads > 1 && longest * static_cast<size_t>(threads) * 8 > total)
-            std::stable_sort(b.order.begin(), b.order.end(), [&](size_t x, size_t y) {
-                return b.views[x].n > b.views[y].n;
-            });
+        b.order = codetok::batch_order(n, threads, [&](size_t k) { return b.views[k].n; });
         return b;
     }
 
@@ -274,7 +261,7 @@ class PipelineCore {
     py::list batch_list(const Batch& b, long long threads, int trim, bool want_offsets,
                         Keep&& keep, Make&& make) const {
         py::list result(b.views.size());
-        parallel_take(
+        codetok::parallel_take<py::gil_scoped_release>(
             b.views.size(), threads,
             [&](size_t i) {
                 const size_t k = b.order[i];

@@ -224,22 +224,10 @@ class CounterCore {
             if (ws.size() != n) throw py::value_error("weights must match texts");
             for (size_t k = 0; k < n; ++k) w[k] = ws[k].cast<int64_t>();
         }
-        const size_t parts = std::max<size_t>(
-            1, std::min<size_t>(static_cast<size_t>(std::max(1LL, num_threads)), n / 64 + 1));
-        std::vector<codetok::PieceCounts> counts(parts);
-        {
-            py::gil_scoped_release nogil;
-            codetok::bind::parallel_for(parts, static_cast<long long>(parts), [&](size_t p) {
-                codetok::CounterScratch scratch;
-                codetok::PieceCounts& into = parts == 1 ? total_ : counts[p];
-                for (size_t k = p * n / parts, e = (p + 1) * n / parts; k < e; ++k)
-                    codetok::bind::with_units(views[k], [&](const auto* t, size_t len) {
-                        kernel_->count(t, len, w[k], into, scratch);
-                    });
-            });
-            if (parts > 1)
-                for (const codetok::PieceCounts& c : counts) total_.merge(c);
-        }
+        py::gil_scoped_release nogil;
+        kernel_->count_all(n, w.data(), num_threads, [&](size_t k, auto&& fn) {
+            codetok::bind::with_units(views[k], fn);
+        }, total_);
     }
 
     // ``{piece: count}`` of everything counted so far, in order of first occurrence.

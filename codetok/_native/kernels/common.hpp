@@ -29,6 +29,29 @@ inline int utf8_len(Cp c) {
     return 4;
 }
 
+// Decode UTF-8 (3-byte surrogate forms accepted, as Python's "surrogatepass").
+inline bool utf8_decode(const uint8_t* p, size_t n, std::vector<Cp>& out) {
+    size_t i = 0;
+    while (i < n) {
+        const uint8_t b = p[i];
+        int extra;
+        Cp c;
+        if (b < 0x80) { c = b; extra = 0; }
+        else if (b >= 0xC2 && b < 0xE0) { c = b & 0x1F; extra = 1; }
+        else if (b >= 0xE0 && b < 0xF0) { c = b & 0x0F; extra = 2; }
+        else if (b >= 0xF0 && b < 0xF5) { c = b & 0x07; extra = 3; }
+        else return false;
+        for (int k = 1; k <= extra; ++k) {
+            if (i + k >= n || (p[i + k] & 0xC0) != 0x80) return false;
+            c = (c << 6) | (p[i + k] & 0x3F);
+        }
+        if ((extra == 2 && c < 0x800) || (extra == 3 && (c < 0x10000 || c > 0x10FFFF))) return false;
+        out.push_back(c);
+        i += static_cast<size_t>(extra) + 1;
+    }
+    return true;
+}
+
 // The UTF-8 bytes of ``c`` into ``buf`` (room for 4); returns their count. Surrogates are
 // encoded like any other BMP code point.
 inline int utf8_encode(Cp c, uint8_t* buf) {

@@ -12,6 +12,7 @@
 // codetok/engine/plan.py (``compile_counter``) decides what is supported.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "kernels/norm_steps.hpp"
 #include "kernels/normalize.hpp"
 #include "kernels/pretokenize.hpp"
+#include "kernels/threads.hpp"
 #include "kernels/word_splits.hpp"
 
 namespace codetok {
@@ -93,6 +95,25 @@ class PieceCounter {
     template <class CharT>
     void count(const CharT* t, size_t n, int64_t weight, PieceCounts& into,
                CounterScratch& w) const;
+
+    // Add the pieces of texts [0, n) to ``into``, ``weights[k]`` times text k's, on up to
+    // ``threads`` threads (one per 64 texts at most), each into counts of its own merged at
+    // the end. ``text(k, fn)`` calls ``fn(chars, length)`` with text k (any char type).
+    template <class Text>
+    void count_all(size_t n, const int64_t* weights, long long threads, Text&& text,
+                   PieceCounts& into) const {
+        const size_t parts = std::max<size_t>(
+            1, std::min<size_t>(static_cast<size_t>(std::max(1LL, threads)), n / 64 + 1));
+        std::vector<PieceCounts> counts(parts);
+        parallel_for(parts, static_cast<long long>(parts), [&](size_t p) {
+            CounterScratch scratch;
+            PieceCounts& part = parts == 1 ? into : counts[p];
+            for (size_t k = p * n / parts, e = (p + 1) * n / parts; k < e; ++k)
+                text(k, [&](const auto* t, size_t len) { count(t, len, weights[k], part, scratch); });
+        });
+        if (parts > 1)
+            for (const PieceCounts& c : counts) into.merge(c);
+    }
 
   private:
     template <class CharT>
