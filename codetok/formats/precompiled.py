@@ -27,6 +27,7 @@ import base64
 import binascii
 import re
 import struct
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -34,7 +35,7 @@ import numpy as np
 from codetok.errors import FormatError
 from codetok.normalizers import Normalizer
 from codetok.tokenizer.offsets import NormalizedString
-from codetok.unicode.grapheme import clusters as grapheme_clusters
+from codetok.unicode.grapheme import cluster_ends
 
 __all__ = ["CharsMap", "Precompiled"]
 
@@ -43,6 +44,8 @@ _ASCII_GRAPHEME = re.compile(r"\r\n|[\s\S]")
 #: HF applies a rule to a whole grapheme cluster only when it is shorter than this (bytes).
 _MAX_CLUSTER_BYTES = 6
 _CACHE_LIMIT = 1 << 16
+#: From this many chars on, the rules of all the chars are looked up at once.
+_BULK_LOOKUP = 1024
 
 
 class CharsMap:
@@ -59,13 +62,14 @@ class CharsMap:
     True
     """
 
-    __slots__ = ("blob", "_units", "_pool", "_first_cache")
+    __slots__ = ("blob", "_units", "_unit_array", "_pool", "_first_cache")
 
     def __init__(self, blob: bytes, *, path: str | None = None) -> None:
         self.blob = bytes(blob)
         self._first_cache: dict[str, str | None] = {}
         if not self.blob:
             self._units: tuple[int, ...] = ()
+            self._unit_array = np.zeros(0, np.int64)
             self._pool = b""
             return
         if len(self.blob) < 4:
@@ -97,6 +101,7 @@ class CharsMap:
         # past the end: an empty one); one that starts elsewhere, maybe inside a
         # character, is damage.
         units = np.frombuffer(self.blob, "<u4", trie_size // 4, 4)
+        self._unit_array = units.astype(np.int64)
         values = units[units >= 0x80000000] & 0x7FFFFFFF
         pool = np.frombuffer(self._pool, np.uint8)
         starts = np.ones(len(pool), bool)
@@ -163,6 +168,56 @@ class CharsMap:
             cache[chunk] = out
         return out
 
+    def lookup_first_each(self, text: str) -> list[str | None]:
+        """:meth:`lookup_first` of each char of ``text`` on its own, all in one walk.
+
+        The walk of :meth:`_prefixes` (``first_only``) over every char's UTF-8 bytes (a lone
+        surrogate's three ``surrogatepass`` ones) at once, as array operations: a long text
+        costs a few passes instead of a trie walk in Python per char.
+
+        >>> CharsMap(b"").lookup_first_each("ab")
+        [None, None]
+        """
+        units = self._unit_array
+        n = len(units)
+        cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), "<u4").astype(np.int64)
+        if not n or not len(cps):
+            return [None] * len(cps)
+        # The UTF-8 bytes of each char, one column a byte (0: none, as a key byte 0 ends it).
+        size = 1 + (cps >= 0x80) + (cps >= 0x800) + (cps >= 0x10000)
+        columns = [
+            np.select(
+                [size == 1, size == 2, size == 3],
+                [cps, 0xC0 | cps >> 6, 0xE0 | cps >> 12],
+                0xF0 | cps >> 18,
+            )
+        ]
+        for k in (1, 2, 3):
+            rest = size - 1 - k  # the 6-bit groups that follow byte k
+            columns.append(np.where(rest >= 0, 0x80 | ((cps >> 6 * np.maximum(rest, 0)) & 0x3F), 0))
+        values = np.full(len(cps), -1, np.int64)
+        u = units[0]
+        pos = np.full(len(cps), (u >> 10) << ((u & 0x200) >> 6), np.int64)
+        active = np.ones(len(cps), bool)
+        for c in columns:
+            active &= c != 0
+            pos ^= c
+            active &= pos < n
+            u = units[np.where(active, pos, 0)]
+            active &= (u & 0x800000FF) == c
+            pos ^= (u >> 10) << ((u & 0x200) >> 6)
+            leaf = active & (u & 0x100 != 0)
+            hit = leaf & (pos < n)
+            values[hit] = units[pos[hit]] & 0x7FFFFFFF
+            active &= ~leaf
+        out: list[str | None] = [None] * len(cps)
+        hits = np.flatnonzero(values >= 0)
+        found = values[hits]
+        replacements = {v: self._replacement(v) for v in np.unique(found).tolist()}
+        for i, value in zip(hits.tolist(), found.tolist()):
+            out[i] = replacements[value]
+        return out
+
     def lookup_longest(self, data: bytes) -> tuple[str, int] | None:
         """SentencePiece's rule: ``(replacement, key bytes)`` of the longest key prefixing ``data``.
 
@@ -176,13 +231,16 @@ class CharsMap:
         return self._replacement(value), length
 
 
-def _cluster_units(cmap: CharsMap, cluster: str) -> list[tuple[int, str | None]]:
-    """How HF rewrites one grapheme cluster: ``(source chars, replacement or None)`` units."""
+def _cluster_rule(cmap: CharsMap, cluster: str) -> str | None:
+    """HF's replacement of a whole grapheme cluster, or ``None``: then each of its chars is
+    rewritten by its own rule, if any (a one-char cluster's rule is its char's).
+
+    Only a cluster shorter than 6 UTF-8 bytes is looked up whole, by the shortest key that
+    prefixes it (which may be shorter than the cluster).
+    """
     if len(cluster.encode("utf-8", "surrogatepass")) < _MAX_CLUSTER_BYTES:
-        norm = cmap.lookup_first(cluster)
-        if norm is not None:
-            return [(len(cluster), norm)]
-    return [(1, cmap.lookup_first(c)) for c in cluster]
+        return cmap.lookup_first(cluster)
+    return None
 
 
 def _hf_changes(units: list[tuple[str, int, str | None]]) -> tuple[list[str], list[int]] | None:
@@ -195,19 +253,24 @@ def _hf_changes(units: list[tuple[str, int, str | None]]) -> tuple[list[str], li
     """
     chars: list[str] = []
     changes: list[int] = []
+    add_char, add_change = chars.append, changes.append
     modified = False
     for src, n_old, new in units:
         if new is None:
-            chars.append(src)
-            changes.append(0)
+            add_char(src)
+            add_change(0)
             continue
         modified = True
-        chars.extend(new)
-        changes.extend([0] * len(new))
-        diff = len(new) - n_old
+        size = len(new)
+        if size == 1:
+            add_char(new)
+            add_change(0)
+        else:
+            chars.extend(new)
+            changes.extend([0] * size)
+        diff = size - n_old
         if diff > 0:
-            for k in range(len(changes) - diff, len(changes)):
-                changes[k] = 1
+            changes[-diff:] = [1] * diff  # the last ``diff`` chars are insertions
         elif diff < 0 and changes:
             changes[-1] += diff
     return (chars, changes) if modified else None
@@ -217,15 +280,15 @@ def _apply_changes(ns: NormalizedString, chars: list[str], changes: list[int]) -
     """Rebuild ``ns`` from HF's transformation list, with HF's alignment for each char."""
     n = len(ns.text)
     chunks: list[tuple[str, int, int]] = []
+    add = chunks.append
     idx = 0
     for c, ch in zip(chars, changes):
         if ch > 0:
-            chunks.append((c, idx, idx))
+            add((c, idx, idx))
+        elif idx >= n:  # HF would index past its alignments; nothing sane to align to
+            add((c, n, n))
         else:
-            if idx >= n:  # HF would index past its alignments; nothing sane to align to
-                chunks.append((c, n, n))
-                continue
-            chunks.append((c, idx, idx + 1))
+            add((c, idx, idx + 1))
             idx += 1 - ch
     ns.transform(chunks)
 
@@ -258,7 +321,6 @@ class Precompiled(Normalizer):
                     where="normalizer.precompiled_charsmap",
                 ) from e
         self.charsmap = CharsMap(bytes(precompiled_charsmap))
-        self._cluster_cache: dict[str, list[tuple[int, str | None]]] = {}
         # ASCII chars that have a rule: text without them (and without a CR LF rule) is
         # left untouched without walking it cluster by cluster.
         self._ascii_rules = frozenset(
@@ -312,15 +374,6 @@ class Precompiled(Normalizer):
         except FormatError as e:
             raise FormatError(e.message, path=path, where=f"{where}.precompiled_charsmap") from e
 
-    def _units(self, cluster: str) -> list[tuple[int, str | None]]:
-        cache = self._cluster_cache
-        hit = cache.get(cluster)
-        if hit is None:
-            hit = _cluster_units(self.charsmap, cluster)
-            if len(cache) < _CACHE_LIMIT:
-                cache[cluster] = hit
-        return hit
-
     def normalize(self, ns: NormalizedString) -> None:
         """Apply the charsmap in place, keeping HF's alignment to the original text.
 
@@ -329,25 +382,54 @@ class Precompiled(Normalizer):
         >>> ns.text
         'abc'
         """
-        text = ns.text
+        res = self._changes(ns.text)
+        if res is not None:
+            _apply_changes(ns, *res)
+
+    def normalize_str(self, text: str) -> str:
+        """The normalized text alone: :meth:`normalize`'s, without aligning it.
+
+        >>> Precompiled(b"").normalize_str("ｆｕｌｌ")
+        'ｆｕｌｌ'
+        """
+        res = self._changes(text)
+        return text if res is None else "".join(res[0])
+
+    def _changes(self, text: str) -> tuple[list[str], list[int]] | None:
+        """HF's ``(char, change)`` lists for ``text`` (:func:`_hf_changes`), ``None`` when no
+        rule applies."""
         if not text or not self.charsmap:
-            return
+            return None
         if text.isascii():
             if not any(c in self._ascii_rules for c in set(text)) and not (
                 self._crlf_rule and "\r\n" in text
             ):
-                return
-            clusters = _ASCII_GRAPHEME.findall(text)
+                return None
+            ends = list(accumulate(map(len, _ASCII_GRAPHEME.findall(text))))
         else:
-            clusters = list(grapheme_clusters(text))
+            ends = cluster_ends(text)
+        cmap = self.charsmap
+        # Each char's own rule (see _cluster_rule): on a long text, all from one walk of
+        # the trie, else each looked up (and cached) on its own.
+        firsts = cmap.lookup_first_each(text) if len(text) >= _BULK_LOOKUP else None
+        lookup = cmap.lookup_first
         units: list[tuple[str, int, str | None]] = []
-        for cl in clusters:
-            parts = self._units(cl)
-            if len(parts) == 1 and parts[0][0] == len(cl) and parts[0][1] is not None:
-                units.append((cl, len(cl), parts[0][1]))
+        add = units.append
+        start = 0
+        for end in ends:
+            if end - start == 1:
+                c = text[start]
+                add((c, 1, lookup(c) if firsts is None else firsts[start]))
             else:
-                for c, (_, new) in zip(cl, parts):
-                    units.append((c, 1, new))
-        res = _hf_changes(units)
-        if res is not None:
-            _apply_changes(ns, *res)
+                cl = text[start:end]
+                whole = _cluster_rule(cmap, cl)
+                if whole is not None:
+                    add((cl, end - start, whole))
+                elif firsts is None:
+                    for c in cl:
+                        add((c, 1, lookup(c)))
+                else:
+                    for i in range(start, end):
+                        add((text[i], 1, firsts[i]))
+            start = end
+        return _hf_changes(units)

@@ -33,19 +33,20 @@ class Normalizer(Component):
         return ns.text
 
 
-def _apply_changes(ns: NormalizedString, pairs: list[list]) -> None:
-    """Rewrite ``ns`` as the ``[char, change]`` pairs of its text (HF's alignment: a char
-    with change 0 takes the next source char, +1 is inserted after the previous one, -n
-    also consumes the n source chars after it)."""
+def _change_chunks(pairs: list[list], start: int) -> list[tuple[str, int, int]]:
+    """The :meth:`~codetok.tokenizer.offsets.NormalizedString.transform` chunks that rewrite
+    the text from ``start`` on as ``[char, change]`` pairs (HF's alignment: a char with
+    change 0 takes the next source char, +1 is inserted after the previous one, -n also
+    consumes the n source chars after it)."""
     chunks: list[tuple[str, int, int]] = []
-    pos = 0
+    pos = start
     for c, chg in pairs:
         if chg > 0:
             chunks.append((c, pos, pos))
         else:
             chunks.append((c, pos, pos + 1))
             pos += 1 - chg
-    ns.transform(chunks)
+    return chunks
 
 
 def _is_rust_ws(c: str) -> bool:

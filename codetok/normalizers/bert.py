@@ -51,12 +51,12 @@ class BertNormalizer(Normalizer):
         # deleted, then whitespace becomes a plain space one for one.
         data = _pinned()
         _drop_matches(ns, data.drop)
-        ns.map_chars(ns.text.translate(data.to_space))
+        ns.map_chars(data.to_space.sub(" ", ns.text))
 
 
 def _space_cjk(ns: NormalizedString) -> None:
     """Put a space on each side of every CJK ideograph (aligned to the ideograph)."""
     text = ns.text
-    hits = {m.start() for m in _pinned().cjk.finditer(text)}
+    hits = [m.start() for m in _pinned().cjk.finditer(text)]
     if hits:
-        ns.transform([(f" {c} " if i in hits else c, i, i + 1) for i, c in enumerate(text)])
+        ns.edit([(i, i + 1, [(f" {text[i]} ", i, i + 1)]) for i in hits])

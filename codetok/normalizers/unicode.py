@@ -8,12 +8,13 @@ module's; codetok reads them from :mod:`codetok.unicode.generated.bert_tables`.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 import regex
 
 from ..tokenizer.offsets import NormalizedString
-from .base import Normalizer, _apply_changes
+from .base import Normalizer, _change_chunks
 
 
 class NFC(Normalizer):
@@ -66,20 +67,25 @@ def _hf_decomposition(c: int, nfd: dict[int, str]) -> str:
 
 
 class _Pinned:
-    """HF's character data (:mod:`codetok.unicode.generated.bert_tables`), compiled on first use."""
+    """HF's character data (:mod:`codetok.unicode.generated.bert_tables`), compiled on first use.
+
+    Large classes are ``str.translate`` tables (:func:`~codetok.unicode.hf_regex.class_table`)
+    that label every char (``x``: a member of ``drop``, ``mark`` or ``strip_accents``;
+    ``u``: a char of ``unstable[form]``): one look-up per char, where a regex class of
+    that many ranges tries them one by one.
+    """
 
     def __init__(self) -> None:
         from ..unicode.generated import bert_tables as bu
-        from ..unicode.hf_regex import char_class, code_points, fast_class
+        from ..unicode.hf_regex import char_class, class_table, code_points, fast_class
 
-        near, exact = fast_class(bu.DROP, r"\p{Cc}\p{Cf}\p{Co}\uFFFD")
-        self.drop = regex.compile(f"(?=[{near}]){exact}")
+        self.drop = class_table("-", [("x", bu.DROP)])
         drop = set(code_points(bu.DROP))
         # clean_text: whitespace it does not drop becomes " " one for one.
-        self.to_space = {c: " " for c in code_points(bu.SPACE) if c not in drop and c != 32}
+        to_space = [c for c in code_points(bu.SPACE) if c not in drop and c != 32]
+        self.to_space = re.compile("[" + "".join(re.escape(chr(c)) for c in to_space) + "]")
         self.cjk = regex.compile(char_class(bu.CJK))
-        near, exact = fast_class(bu.MARK, r"\p{M}")
-        self.mark = regex.compile(f"(?=[{near}]){exact}")
+        self.mark = class_table("-", [("x", bu.MARK)])
         self.decomposition = {
             chr(c): _hf_decomposition(c, bu.NFD) for c in code_points(bu.DECOMPOSES)
         }
@@ -88,11 +94,23 @@ class _Pinned:
         self.compat = dict(self.decomposition)
         self.compat.update((chr(c), d) for c, d in bu.NFKD.items())
         self.compose = {(chr(a), chr(b)): chr(c) for (a, b), c in bu.COMPOSE.items()}
-        near, exact = fast_class(bu.STRIP_ACCENTS, r"\p{M}")
-        self.strip_accents = regex.compile(f"(?=[{near}]){exact}")
+        self.strip_accents = class_table("-", [("x", bu.STRIP_ACCENTS)])
         # Non-starter runs (where canonical ordering may move chars).
         near, exact = fast_class(bu.COMBINES, r"\p{M}")
         self.runs = regex.compile(f"(?:(?=[{near}]){exact}){{2,}}")
+        # Per form, the chars a form may change or join to their neighbours ("u"): those
+        # it decomposes, the non-starters (reordered), and for NFC / NFKC the second chars
+        # of the compositions (Hangul vowels and trailing consonants among them).
+        moved = [*code_points(bu.COMBINES), *bu.COMBINING]
+        seconds = [b for _, b in bu.COMPOSE] + [*range(0x1161, 0x1176), *range(0x11A8, 0x11C3)]
+        canonical = [ord(c) for c in self.decomposition]
+        compat = [ord(c) for c in self.compat]
+        self.unstable = {
+            "NFD": class_table("s", [("u", canonical), ("u", moved)]),
+            "NFKD": class_table("s", [("u", compat), ("u", moved)]),
+            "NFC": class_table("s", [("u", canonical), ("u", moved), ("u", seconds)]),
+            "NFKC": class_table("s", [("u", compat), ("u", moved), ("u", seconds)]),
+        }
         self.lower = bu.LOWER  # code point -> str: a str.translate table
         near, exact = fast_class(bu.LOWERS, r"\p{Lu}\p{Lt}")
         self.lowers = regex.compile(f"(?=[{near}]){exact}")
@@ -124,13 +142,34 @@ def _pinned_form(ns: NormalizedString, form: str) -> None:
     combining classes, then (NFC, NFKC) its compositions, with HF's alignment model:
     decomposition gives each source char change 0 to its first output char and +1 to
     the rest, reordering moves the changes with their chars, and composition folds a
-    char into its starter, adding ``change - 1`` to the starter's change."""
+    char into its starter, adding ``change - 1`` to the starter's change.
+
+    Only the regions :data:`_UNSTABLE_RUN` finds in the form's ``unstable`` table are
+    rewritten: a char outside them is a starter that the form neither decomposes nor
+    joins to what precedes it, so the form leaves it alone, and no reordering or
+    composition reaches across it (the char before a region is in it, as the starter
+    its chars may join)."""
     text = ns.text
     if text.isascii():
         return
     data = _pinned()
     if data.quick_check[form] and unicodedata.is_normalized(form, text):
         return
+    regions = _UNSTABLE_RUN.finditer(text.translate(data.unstable[form]))
+    ns.edit(
+        [
+            (s, e, _change_chunks(_form_pairs(text[s:e], form, data), s))
+            for s, e in (m.span() for m in regions)
+        ]
+    )
+
+
+#: A run of chars a form may change, with the char before it (see :func:`_pinned_form`).
+_UNSTABLE_RUN = re.compile("s?u+")
+
+
+def _form_pairs(text: str, form: str, data: _Pinned) -> list[list]:
+    """The ``[char, change]`` pairs of the form of ``text`` (see :func:`_pinned_form`)."""
     decomposition = (data.compat if form in ("NFKC", "NFKD") else data.decomposition).get
     seq: list[list] = []
     add = seq.append
@@ -148,7 +187,7 @@ def _pinned_form(ns: NormalizedString, form: str) -> None:
         seq[s:e] = sorted(seq[s:e], key=lambda p: combining(p[0], 0))
     if form in ("NFC", "NFKC"):
         seq = _composed(seq, data)
-    _apply_changes(ns, seq)
+    return seq
 
 
 def _composed(seq: list[list], data: _Pinned) -> list[list]:
@@ -204,6 +243,9 @@ def _lower_chars(ns: NormalizedString) -> None:
         ns.transform([(table.get(ord(c), c), i, i + 1) for i, c in enumerate(text)])
 
 
-def _drop_matches(ns: NormalizedString, pattern: regex.Pattern[str]) -> None:
-    """Delete every character matched by a one-character ``pattern``."""
-    ns.delete([m.start() for m in pattern.finditer(ns.text)])
+def _drop_matches(ns: NormalizedString, table: str) -> None:
+    """Delete every char that the class ``table`` (of :class:`_Pinned`) marks ``x``."""
+    ns.delete_spans([m.span() for m in _MARKED_RUN.finditer(ns.text.translate(table))])
+
+
+_MARKED_RUN = re.compile("x+")

@@ -55,8 +55,7 @@ class NormalizedString:
         """The per-character original spans (materialized)."""
         if self.align is not None:
             return self.align
-        b = self.base
-        return [(b + i, b + i + 1) for i in range(len(self.text))]
+        return _identity(self.base, len(self.text))
 
     def original_span(self, start: int, end: int) -> Span:
         """Original span covered by ``text[start:end]``."""
@@ -99,10 +98,48 @@ class NormalizedString:
         of a chunk gets the union span of its source; a chunk with an empty source is an
         insertion (see the module docstring).
         """
-        old = self.spans()
-        n = len(old)
+        n = len(self.text)
         parts: list[str] = []
         align: list[Span] = []
+        self._rebuild(chunks, self.spans(), parts, align)
+        self._settle("".join(parts), align, n)
+
+    def edit(self, edits: Iterable[tuple[int, int, Iterable[tuple[str, int, int]]]]) -> None:
+        """:meth:`transform` of some parts of the text only, the rest kept as it is.
+
+        Each edit ``(start, end, chunks)`` rebuilds ``text[start:end]`` from ``chunks`` as
+        :meth:`transform` does (their source positions index the whole text). Edits come
+        in order and do not overlap. The result equals :meth:`transform` with the chunk
+        ``(c, i, i + 1)`` for every char ``c`` at ``i`` outside the edits, but the text
+        between edits is copied whole, not char by char: the work follows the edits.
+        """
+        text = self.text
+        n = len(text)
+        old = self.spans()
+        parts: list[str] = []
+        align: list[Span] = []
+        prev = 0
+        for start, end, chunks in edits:
+            if start > prev:
+                parts.append(text[prev:start])
+                align.extend(old[prev:start])
+            self._rebuild(chunks, old, parts, align)
+            prev = end
+        if prev < n:
+            parts.append(text[prev:])
+            align.extend(old[prev:])
+        self._settle("".join(parts), align, n)
+
+    def _rebuild(
+        self,
+        chunks: Iterable[tuple[str, int, int]],
+        old: list[Span],
+        parts: list[str],
+        align: list[Span],
+    ) -> None:
+        """Append the text and spans of ``chunks`` (see :meth:`transform`) to ``parts`` and
+        ``align``; ``old`` holds the current spans."""
+        n = len(old)
         for new, s, e in chunks:
             if not new:
                 continue
@@ -122,18 +159,21 @@ class NormalizedString:
                 align.append(span)
             else:
                 align.extend([span] * len(new))
-        text = "".join(parts)
+
+    def _settle(self, text: str, align: list[Span], n: int) -> None:
+        """Take ``text`` and its spans ``align`` as the new state (``n``: the old length);
+        an identity alignment collapses to ``None``."""
         self.text = text
         if not align:
             self.base = self.original_span(0, 0)[0] if n else self.base
             self.align = None
             return
-        self.base = align[0][0]
+        self.base = base = align[0][0]
         # Collapse back to identity when possible (cheap check on the ends first).
         if (
-            len(text) == align[-1][1] - self.base
-            and align[-1][0] == self.base + len(text) - 1
-            and all(a == (self.base + i, self.base + i + 1) for i, a in enumerate(align))
+            len(text) == align[-1][1] - base
+            and align[-1][0] == base + len(text) - 1
+            and align == _identity(base, len(text))
         ):
             self.align = None
         else:
@@ -141,28 +181,26 @@ class NormalizedString:
 
     def delete(self, positions: list[int]) -> None:
         """Remove the characters at the given sorted positions (alignment kept)."""
-        if not positions:
+        self.delete_spans([(p, p + 1) for p in positions])
+
+    def delete_spans(self, spans: list[Span]) -> None:
+        """Remove ``text[start:end]`` for each of the sorted, disjoint ``spans`` (as
+        :meth:`delete` of every position in them; the alignment is kept)."""
+        if not spans:
             return
         text = self.text
-        keep_text: list[str] = []
-        prev = 0
-        for p in positions:
-            keep_text.append(text[prev:p])
-            prev = p + 1
-        keep_text.append(text[prev:])
-        spans = self.spans()
+        n = len(text)
+        kept = list(zip([0, *[e for _, e in spans]], [*[s for s, _ in spans], n]))
+        old = self.spans()
         align: list[Span] = []
-        prev = 0
-        for p in positions:
-            align.extend(spans[prev:p])
-            prev = p + 1
-        align.extend(spans[prev:])
-        self.text = "".join(keep_text)
+        for a, b in kept:
+            align.extend(old[a:b])
+        self.text = "".join([text[a:b] for a, b in kept])
         if align:
             self.base = align[0][0]
             self.align = align
         else:
-            self.base = self.original_span(0, 0)[0] if spans else self.base
+            self.base = self.original_span(0, 0)[0] if n else self.base
             self.align = None
 
     def prepend(self, prefix: str) -> None:
@@ -184,6 +222,11 @@ class NormalizedString:
         return NormalizedString(
             self.text, self.base, None if self.align is None else list(self.align)
         )
+
+
+def _identity(base: int, n: int) -> list[Span]:
+    """The spans of ``n`` chars aligned one for one from ``base`` on (one C-level pass)."""
+    return list(zip(range(base, base + n), range(base + 1, base + n + 1)))
 
 
 def replace_surrogates(text: str) -> tuple[str, list[int] | None] | None:

@@ -4,14 +4,21 @@ of codetok/_native/kernels/grapheme.hpp.
 HF ``tokenizers``' ``Precompiled`` normalizer walks text cluster by cluster, so the cluster
 ends decide its output. ``regex``'s ``\\X`` would tie them to the installed ``regex`` release
 (its Unicode version and rule revision), so the reference and the native core share one
-table, ``codetok.unicode.generated.grapheme_tables`` (Unicode 16.0, generated), and the same rules: GB3-GB13,
-with GB9c (Indic conjuncts) and GB11 (emoji ZWJ sequences). Lone surrogates are ``Other``.
-Not here: legacy (non-extended) clusters and word or sentence boundaries.
+table, ``codetok.unicode.generated.grapheme_tables`` (generated; its ``UNICODE_VERSION``), and
+the same rules: GB3-GB13, with GB9c (Indic conjuncts) and GB11 (emoji ZWJ sequences). Lone
+surrogates are ``Other``. Not here: legacy (non-extended) clusters and word or sentence
+boundaries.
+
+:func:`cluster_end` walks one cluster char by char, the rules as written; :func:`cluster_ends`
+and :func:`clusters` find the same boundaries for a whole text with array lookups, reading
+the chars before a boundary only where GB9c, GB11 or GB12/GB13 may apply.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+
+import numpy as np
 
 from .generated.grapheme_tables import RUNS
 
@@ -21,6 +28,8 @@ EXT_PICT = 0x10
 INCB_LINKER, INCB_CONSONANT, INCB_EXTEND = 1, 2, 3
 
 _props: bytearray | None = None
+_props_array: np.ndarray | None = None  # the same bytes, as an array
+_pairs: np.ndarray | None = None  # see _pair_table
 
 
 def props_table() -> bytearray:
@@ -95,28 +104,124 @@ def cluster_end(text: str, i: int) -> int:
     return j
 
 
+def _pair_table() -> np.ndarray:
+    """``[a, b]`` for two property bytes: 0 a boundary, 1 no boundary, 2 up to the state.
+
+    GB3-GB9b decide most pairs alone (:func:`_joins`). The rest join only by GB9c (``b`` an
+    InCB consonant, which needs ``a`` an InCB linker or extend), GB11 (``b``
+    Extended_Pictographic after a ZWJ) or GB12/GB13 (two regional indicators); any other
+    pair is a boundary (GB999). Those three need the state :func:`cluster_end` carries.
+    """
+    global _pairs
+    if _pairs is None:
+        table = np.zeros((256, 256), np.uint8)
+        for p in range(256):
+            a, incb_a = p & 0x0F, p >> 5
+            for q in range(256):
+                b, incb_b = q & 0x0F, q >> 5
+                join = _joins(a, b)
+                if join is not None:
+                    table[p, q] = join
+                elif (
+                    (incb_b == INCB_CONSONANT and incb_a in (INCB_LINKER, INCB_EXTEND))
+                    or (q & EXT_PICT and a == ZWJ)
+                    or (a == RI and b == RI)
+                ):
+                    table[p, q] = 2
+        _pairs = table
+    return _pairs
+
+
+def _props_of(text: str) -> np.ndarray:
+    """The property byte of each char of ``text``."""
+    global _props_array
+    if _props_array is None:
+        _props_array = np.frombuffer(props_table(), np.uint8)
+    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), "<u4")
+    return _props_array[cps]
+
+
+def _joined_by_state(props: bytes, j: int, start: int, ri_start: int) -> bool:
+    """Whether GB9c, GB11 or GB12/GB13 join ``text[j]`` to ``text[j + 1]``.
+
+    ``start`` is where the cluster of ``text[j]`` starts and ``ri_start`` where the run of
+    regional indicators that ends at ``text[j]`` starts: the state :func:`cluster_end`
+    carries is read back from the chars of that cluster.
+    """
+    p, q = props[j], props[j + 1]
+    if q >> 5 == INCB_CONSONANT:  # GB9c: consonant [extend linker]* linker [extend linker]*
+        k, linker = j, False
+        while k >= start:
+            incb = props[k] >> 5
+            if incb == INCB_CONSONANT:
+                if linker:
+                    return True
+                break
+            if incb == INCB_LINKER:
+                linker = True
+            elif incb != INCB_EXTEND:
+                break
+            k -= 1
+    if q & EXT_PICT and p & 0x0F == ZWJ and not p & EXT_PICT:  # GB11: ExtPict Extend* ZWJ
+        k = j - 1
+        while k >= start:
+            r = props[k]
+            if r & EXT_PICT:
+                return True
+            if r & 0x0F != EXTEND:
+                break
+            k -= 1
+    # GB12, GB13: an odd number of regional indicators in the cluster so far.
+    return p & 0x0F == RI and q & 0x0F == RI and (j - max(start, ri_start)) % 2 == 0
+
+
+def cluster_ends(text: str) -> list[int]:
+    """End index of each cluster of ``text`` (as the native ``grapheme_ends``).
+
+    The boundaries :func:`cluster_end` finds one by one, with table lookups over the whole
+    text: a pair of property bytes settles most boundaries alone (:func:`_pair_table`), and
+    only the few pairs that GB9c, GB11 or GB12/GB13 might join read the chars before them.
+
+    >>> cluster_ends("\\U0001f1eb\\U0001f1f7\\U0001f1e9")
+    [2, 3]
+    """
+    n = len(text)
+    if n < 2:
+        return [n] if n else []
+    props = _props_of(text)
+    pairs = _pair_table()[props[:-1], props[1:]]
+    open_pairs = np.flatnonzero(pairs == 2)
+    if open_pairs.size:
+        index = np.arange(1, n, dtype=np.int64)
+        # Where the cluster holding text[j] starts, counting the settled boundaries only.
+        starts = np.maximum.accumulate(np.where(pairs == 0, index, 0))
+        ri = (props & 0x0F) == RI
+        ri_starts = np.maximum.accumulate(np.where(ri, 0, np.arange(1, n + 1, dtype=np.int64)))
+        raw = props.tobytes()
+        last = 0  # start of the cluster after the latest boundary the state decided
+        for j, settled, ri_start in zip(
+            open_pairs.tolist(), starts[open_pairs].tolist(), ri_starts[open_pairs].tolist()
+        ):
+            start = max(settled, last)
+            if _joined_by_state(raw, j, start, ri_start):
+                pairs[j] = 1
+            else:
+                pairs[j] = 0
+                last = j + 1
+    ends = np.flatnonzero(pairs == 0)
+    ends += 1
+    out = ends.tolist()
+    out.append(n)
+    return out
+
+
 def clusters(text: str) -> Iterator[str]:
     """The extended grapheme clusters of ``text``, in order.
 
     >>> [len(c) for c in clusters("e\\u0301\\r\\nok")]  # e + accent, CR LF, o, k
     [2, 2, 1, 1]
     """
-    i, n = 0, len(text)
-    while i < n:
-        j = cluster_end(text, i)
+    i = 0
+    for j in cluster_ends(text):
         yield text[i:j]
         i = j
-
-
-def cluster_ends(text: str) -> list[int]:
-    """End index of each cluster of ``text`` (as the native ``grapheme_ends``).
-
-    >>> cluster_ends("\\U0001f1eb\\U0001f1f7\\U0001f1e9")
-    [2, 3]
-    """
-    ends = []
-    i, n = 0, len(text)
-    while i < n:
-        i = cluster_end(text, i)
-        ends.append(i)
-    return ends

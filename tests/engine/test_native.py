@@ -45,6 +45,10 @@ SETTINGS = settings(
 )
 BACKENDS = ["native", "pure"]
 
+# Kernels return millions of tokens here (a 1 MB piece, hypothesis batches): no collector
+# passes over the heap while a test runs.
+pytestmark = pytest.mark.usefixtures("gc_paused")
+
 
 @pytest.fixture(autouse=True, scope="module", params=BACKENDS)
 def backend(request):
@@ -63,13 +67,17 @@ BORROWED = {
     "bert": "parity/test_tokenizer_bert_parity",
 }
 TESTS = Path(__file__).resolve().parents[1]
+#: Borrowed fixtures that hold only oracle data no test changes (tiktoken's reading of the
+#: GPT-2 files, its ``Encoding``): built once for both backends.
+SHARED_ORACLES = {"gpt2_ranks", "tiktoken_gpt2"}
 
 
 def _per_backend(fixture_def):
-    """The same fixture, rebuilt for each backend (borrowed fixtures may hold mutated state)."""
+    """The same fixture, rebuilt for each backend (borrowed fixtures may hold mutated state),
+    but for the ``SHARED_ORACLES``."""
     unwrap = getattr(fixture_def, "_get_wrapped_function", None)
     marker = getattr(fixture_def, "_fixture_function_marker", None)
-    if unwrap is None or marker is None:
+    if unwrap is None or marker is None or fixture_def.name in SHARED_ORACLES:
         return fixture_def
     fn = unwrap()
     sig = inspect.signature(fn)
@@ -377,8 +385,26 @@ def _pieces(tok, texts: list[str]) -> list[str]:
     return [p for t in texts for p, _, tid in tok.pre_tokenize(t) if tid is None]
 
 
+@pytest.fixture(scope="module")
+def pure_tokens():
+    """``pure_tokens(which, model, pieces)``: the pure-Python kernel's tokens of ``pieces``,
+    computed once for both backends (again if the pieces differ)."""
+    done: dict[str, tuple[list[str], list]] = {}
+
+    def get(which: str, model, pieces: list[str]) -> list:
+        if which not in done or done[which][0] != pieces:
+            previous = _backend.use_native(False)
+            try:
+                done[which] = pieces, model.tokenize_many(pieces)
+            finally:
+                _backend.use_native(previous)
+        return done[which][1]
+
+    return get
+
+
 @pytest.mark.parametrize("which", ["gpt2", "bert"])
-def test_real_files_native_equals_reference_equals_hf(which, request) -> None:
+def test_real_files_native_equals_reference_equals_hf(which, request, pure_tokens) -> None:
     ct, hf = request.getfixturevalue(f"{which}_pair")
     texts = [t for t in stdlib_texts() if "\ud800" not in t]  # HF takes valid UTF-8 only
     for text in texts:
@@ -387,12 +413,11 @@ def test_real_files_native_equals_reference_equals_hf(which, request) -> None:
         assert got.ids == want.ids, repr(text[:60])
         assert got.offsets == want.offsets, repr(text[:60])
     pieces = _pieces(ct, stdlib_texts())
-    model = ct.model
+    model = ct.model  # the same model for both backends (gpt2_pair, bert_pair)
+    pure = pure_tokens(which, model, pieces)
     previous = _backend.use_native(True)
     try:
         native = model.tokenize_many(pieces)
-        _backend.use_native(False)
-        pure = model.tokenize_many(pieces)
     finally:
         _backend.use_native(previous)
     assert native == pure

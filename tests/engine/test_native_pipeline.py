@@ -34,7 +34,11 @@ from codetok.processors import Sequence as PostSequence
 from codetok.tokenizer.added_tokens import AddedToken
 
 core = pytest.importorskip("codetok._core")
-pytestmark = pytest.mark.skipif(not _backend.native(), reason="native backend not selected")
+pytestmark = [
+    pytest.mark.skipif(not _backend.native(), reason="native backend not selected"),
+    # Each test builds thousands of encodings twice: no collector passes while it runs.
+    pytest.mark.usefixtures("gc_paused"),
+]
 
 LLAMA3_PATTERN = (
     r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"

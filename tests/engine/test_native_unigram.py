@@ -68,13 +68,22 @@ CLASSES = [
 ]
 
 
+#: Every code point (lone surrogates too), in order: the chunks below are slices of it.
+EVERY_CODE_POINT = "".join(map(chr, range(0x110000)))
+
+
+def code_points_between(start: int, end: int) -> str:
+    """The code points ``start`` up to ``end``, the surrogates (U+D800..U+DFFF) left out."""
+    return EVERY_CODE_POINT[start : min(end, 0xD800)] + EVERY_CODE_POINT[max(start, 0xE000) : end]
+
+
 @pytest.mark.parametrize(
     "joiner", ["", "a", "\u0915\u094d", "\U0001f600\u200d", "\u1100", "\U0001f1e6", "\r"]
 )
 def test_grapheme_clusters_every_code_point(joiner):
     # Every code point after and before each joiner, in chunks: one \X walk each side.
     for start in range(0, 0x110000, 0x10000):
-        text = joiner.join(chr(c) for c in range(start, min(start + 0x10000, 0x110000)))
+        text = joiner.join(EVERY_CODE_POINT[start : start + 0x10000])
         assert core.grapheme_ends(text) == cluster_ends(text), (hex(start), joiner)
 
 
@@ -108,17 +117,31 @@ def charsmap(spm_models) -> bytes:
     return blob
 
 
-def reference_precompiled(blob: bytes, text: str) -> tuple[str, list[int]]:
+@pytest.fixture(scope="module")
+def precompiled(charsmap) -> Precompiled:
+    """The reference normalizer of ``charsmap``, parsed once for the module."""
+    return Precompiled(charsmap)
+
+
+def source_starts(ns: NormalizedString) -> list[int]:
+    """Where each char of ``ns`` starts in the original: ``[s for s, _ in ns.spans()]``,
+    without building the identity spans first when ``ns`` has no alignment of its own."""
+    if ns.align is None:
+        return list(range(ns.base, ns.base + len(ns.text)))
+    return [s for s, _ in ns.align]
+
+
+def reference_precompiled(normalizer: Precompiled, text: str) -> tuple[str, list[int]]:
     ns = NormalizedString(text)
-    Precompiled(blob).normalize(ns)
-    return ns.text, [s for s, _ in ns.spans()]
+    normalizer.normalize(ns)
+    return ns.text, source_starts(ns)
 
 
-def test_precompiled_every_code_point(charsmap):
+def test_precompiled_every_code_point(charsmap, precompiled):
     for start in range(0, 0x110000, 0x8000):
-        chunk = "".join(chr(c) for c in range(start, min(start + 0x8000, 0x110000)))
+        chunk = EVERY_CODE_POINT[start : start + 0x8000]
         assert core.precompiled_normalize(charsmap, chunk) == reference_precompiled(
-            charsmap, chunk
+            precompiled, chunk
         ), hex(start)
 
 
@@ -128,8 +151,8 @@ PRECOMPILED_MIX = st.sampled_from([*CLASSES, *SPM_CHARS])
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(PRECOMPILED_MIX, max_size=30).map("".join))
-def test_precompiled_mixed(charsmap, text):
-    assert core.precompiled_normalize(charsmap, text) == reference_precompiled(charsmap, text)
+def test_precompiled_mixed(charsmap, precompiled, text):
+    assert core.precompiled_normalize(charsmap, text) == reference_precompiled(precompiled, text)
 
 
 # ------------------------------------------------------------------------- whole plans
@@ -175,19 +198,27 @@ def variants(path) -> dict[str, Tokenizer]:
     return out
 
 
-def same(tok: Tokenizer, text: str, **kw) -> None:
-    assert tok.engine == "native", tok.engine_reason
-    got = tok.encode(text, **kw)
+def same_all(cases: list[tuple[Tokenizer, str, dict]]) -> None:
+    """Each ``(tokenizer, text, encode keywords)`` encodes natively as the Python pipeline does.
+
+    All native encodings come first, then all Python ones under a single ``use_plans``
+    switch: a switch counts as a change, so each tokenizer compiles its plan again after it.
+    """
+    got = []
+    for tok, text, kw in cases:
+        assert tok.engine == "native", tok.engine_reason
+        got.append(tok.encode(text, **kw))
     previous = use_plans(False)
     try:
-        want = tok.encode(text, **kw)
+        want = [tok.encode(text, **kw) for tok, text, kw in cases]
     finally:
         use_plans(previous)
-    assert got.ids == want.ids, text
-    assert got.tokens == want.tokens, text
-    assert got.offsets == want.offsets, text
-    assert got.word_ids == want.word_ids, text
-    assert got.type_ids == want.type_ids, text
+    for (_, text, _), mine, python in zip(cases, got, want):
+        assert mine.ids == python.ids, text
+        assert mine.tokens == python.tokens, text
+        assert mine.offsets == python.offsets, text
+        assert mine.word_ids == python.word_ids, text
+        assert mine.type_ids == python.type_ids, text
 
 
 TEXTS = [*CASES, PROSE, "  lead", "trail  ", "a  b   c", "\u2581\u2581x", "ab aab"]
@@ -195,17 +226,15 @@ TEXTS = [*CASES, PROSE, "  lead", "trail  ", "a  b   c", "\u2581\u2581x", "ab aa
 
 @pytest.mark.parametrize("model", ["unigram", "unigram_bf"])
 def test_plans_equal_python_pipeline(spm_models, model):
+    texts = TEXTS + corpus_lines(300)
     for name, tok in variants(spm_models[model]).items():
-        for text in TEXTS + corpus_lines(300):
-            same(tok, text)
-            same(tok, text, add_special_tokens=False)
+        same_all([(tok, text, kw) for text in texts for kw in ({}, {"add_special_tokens": False})])
         # Batches (native threads) give the same encodings: tokens (an unknown token's
         # own text, added tokens' matched text), offsets and word ids too.
+        want = [encoding_state(tok.encode(t)) for t in TEXTS]
         for threads in (1, 2):
             batch = tok.encode_batch(TEXTS, num_threads=threads)
-            assert [encoding_state(e) for e in batch] == [
-                encoding_state(tok.encode(t)) for t in TEXTS
-            ], name
+            assert [encoding_state(e) for e in batch] == want, name
 
 
 @settings(max_examples=300, deadline=None)
@@ -216,10 +245,13 @@ def test_plans_equal_python_pipeline(spm_models, model):
     ).map("".join)
 )
 def test_plans_differential(spm_models, text):
-    for model in ("unigram", "unigram_bf"):
-        same(_cached_variants(spm_models[model])["t5"], text)
-        same(_cached_variants(spm_models[model])["ws_meta"], text)
-        same(_cached_variants(spm_models[model])["unicode"], text)
+    same_all(
+        [
+            (_cached_variants(spm_models[model])[name], text, {})
+            for model in ("unigram", "unigram_bf")
+            for name in ("t5", "ws_meta", "unicode")
+        ]
+    )
 
 
 _VARIANTS: dict = {}
@@ -297,17 +329,27 @@ def test_unsupported_parts_run_python(spm_models):
     assert tok.engine == "python"
 
 
+@pytest.fixture(scope="module")
+def form_texts() -> list[tuple[int, str, str]]:
+    """``(start, chunk, marked)`` per 0x2000 code points: the chunk alone and each of its
+    chars ``c`` as ``f"a{c}\\u0323\\u0302"``; the same texts for every form."""
+    out = []
+    for start in range(0, 0x110000, 0x2000):
+        chunk = code_points_between(start, start + 0x2000)
+        out.append((start, chunk, "a" + "\u0323\u0302a".join(chunk) + "\u0323\u0302"))
+    return out
+
+
 @pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD"])
-def test_unicode_forms_every_code_point(form):
+def test_unicode_forms_every_code_point(form, form_texts):
     # The native forms against the Python reference (itself checked against HF on every
     # code point in tests/unicode/test_bert_unicode_parity.py): text and each char's source.
     mine = getattr(normalizers, form)()
-    for start in range(0, 0x110000, 0x2000):
-        chunk = [chr(c) for c in range(start, start + 0x2000) if not 0xD800 <= c <= 0xDFFF]
-        for text in ("".join(chunk), "".join(f"a{c}\u0323\u0302" for c in chunk)):
+    for start, *texts in form_texts:
+        for text in texts:
             ns = NormalizedString(text)
             mine.normalize(ns)
-            want = (ns.text, [s for s, _ in ns.spans()])
+            want = (ns.text, source_starts(ns))
             assert core.unicode_normalize(text, form) == want, (form, hex(start))
 
 
@@ -340,7 +382,7 @@ STEP_NORMALIZERS = [
 def _steps_reference(normalizer, text: str) -> tuple[str, list[int]]:
     ns = NormalizedString(text)
     normalizer.normalize(ns)
-    return ns.text, [s for s, _ in ns.spans()]
+    return ns.text, source_starts(ns)
 
 
 def test_strip_accents_step_every_code_point():
@@ -349,8 +391,7 @@ def test_strip_accents_step_every_code_point():
 
     steps, ws = _norm_steps(normalizers.StripAccents()), "".join(sorted(RUST_WHITESPACE))
     for start in range(0, 0x110000, 0x4000):
-        chunk = [chr(c) for c in range(start, start + 0x4000) if not 0xD800 <= c <= 0xDFFF]
-        text = "".join(f"a{c}" for c in chunk)
+        text = "a" + "a".join(code_points_between(start, start + 0x4000))  # "a" before each
         want = _steps_reference(normalizers.StripAccents(), text)
         assert core.norm_steps_normalize(steps, text, ws) == want, hex(start)
 

@@ -16,6 +16,10 @@ from codetok import Tokenizer
 from codetok.errors import FormatError, NotFoundError
 from codetok.formats.binary import MAGIC, checksum, is_binary
 
+# Saving and reading cl100k builds tables of 100k entries: no collector passes over the heap
+# while a test runs.
+pytestmark = pytest.mark.usefixtures("gc_paused")
+
 TEXTS = [
     "def f(x):\n    return x + 1  # comment\n",
     "Plain English, with numbers 1234567 and ÜNÏCÖDÉ; 日本語 👩\u200d💻 <|endoftext|>",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 
+import numpy as np
 import pytest
 from _sentencepiece_helpers import CASES, train_models
 
@@ -122,23 +123,41 @@ def _every_code_point(step: int = 1) -> list[str]:
     return ["".join(map(chr, points[k : k + 0x8000])) for k in range(0, len(points), 0x8000)]
 
 
-def test_cluster_ends_match_hf_on_every_code_point(rule_charsmap: bytes) -> None:
+@pytest.fixture(scope="module")
+def every_code_point() -> list[str]:
+    """:func:`_every_code_point`, built once for every start below."""
+    return _every_code_point()
+
+
+def _interleave(sep: str, chunk: str) -> str:
+    """``sep + sep.join(chunk)`` for a one-char ``sep``, built as an array of code points
+    (``str.join`` makes a str object of each char first)."""
+    cps = np.empty(2 * len(chunk), "<u4")
+    cps[0::2] = ord(sep)
+    cps[1::2] = np.frombuffer(chunk.encode("utf-32-le"), "<u4")
+    return cps.tobytes().decode("utf-32-le")
+
+
+def test_cluster_ends_match_hf_on_every_code_point(
+    rule_charsmap: bytes, every_code_point: list[str]
+) -> None:
     # Every code point after and before each start: the native walk (the Python one is
     # checked equal to it on every code point in test_native_unigram.py).
     core = pytest.importorskip("codetok._core")
     hf = tokenizers.normalizers.Precompiled(rule_charsmap)
     for start in CLUSTER_STARTS:
-        for chunk in _every_code_point():
-            text = start + start.join(chunk)
+        for chunk in every_code_point:
+            text = _interleave(start, chunk)
             got = core.precompiled_normalize(rule_charsmap, text)[0]
             assert got == hf.normalize_str(text), (start, hex(ord(chunk[0])))
 
 
 def test_reference_clusters_match_hf(rule_charsmap: bytes) -> None:
     # The Python walk on every code point with a grapheme property and a sample of the rest.
-    table = props_table()
-    points = [c for c in range(0x110000) if table[c] or c % 61 == 0]
-    chunk = "".join(chr(c) for c in points if not 0xD800 <= c <= 0xDFFF)
+    table = np.frombuffer(props_table(), np.uint8)
+    points = np.flatnonzero((table != 0) | (np.arange(0x110000) % 61 == 0))
+    points = points[(points < 0xD800) | (points > 0xDFFF)]
+    chunk = points.astype("<u4").tobytes().decode("utf-32-le")
     hf = tokenizers.normalizers.Precompiled(rule_charsmap)
     ours = Precompiled(rule_charsmap)
     for start in CLUSTER_STARTS:
@@ -213,8 +232,6 @@ def test_a_replacement_inside_a_character_is_refused(charsmap: bytes) -> None:
     # A damaged charsmap whose value points inside a multi-byte replacement: the Python
     # reader raised UnicodeDecodeError on looking it up (at load for an ASCII key), while the
     # native one decoded the broken bytes as something else. Found by tests/fuzz/test_fuzz.py.
-    import numpy as np
-
     size = int.from_bytes(charsmap[:4], "little")
     units = np.frombuffer(charsmap, "<u4", size // 4, 4).copy()
     pool = charsmap[4 + size :]

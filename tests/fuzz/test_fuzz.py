@@ -37,6 +37,10 @@ from hypothesis import strategies as st
 
 RNG = st.randoms(use_true_random=False)
 
+# The cases build whole tokenizers and thousands of encodings: no collector passes over the
+# heap while a test runs.
+pytestmark = pytest.mark.usefixtures("gc_paused")
+
 
 def fuzz(examples: int, *, shrink: bool = True) -> settings:
     """``examples`` derandomized examples; ``shrink=False`` reports the first failing one

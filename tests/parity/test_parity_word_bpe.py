@@ -24,6 +24,9 @@ from codetok.engine import native as _backend
 tokenizers = pytest.importorskip("tokenizers")
 hf_pre = tokenizers.pre_tokenizers
 
+# These tests build millions of pieces: no collector passes over the heap while they run.
+pytestmark = pytest.mark.usefixtures("gc_paused")
+
 BEHAVIORS = ["removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous"]
 
 
@@ -79,16 +82,24 @@ def trained(tmp_path_factory) -> tuple[Path, object]:
 
 
 def _digit_and_punct_texts() -> list[str]:
-    """Each digit and punctuation code point HF knows, in context, in chunks."""
+    """Each digit and punctuation code point HF knows, in context, in chunks.
+
+    A code point ``c`` is picked when HF's ``Digits(individual_digits=True)`` or
+    ``Punctuation()`` cuts ``"a" c "a"`` into more than one piece. Both isolate single
+    characters of a class, so HF is asked once per 4096 code points, on their contexts
+    ``"a" c "a"`` side by side: ``c`` (at ``3 * i + 1``) is cut off exactly when a piece
+    starts right before or right after it.
+    """
     numeric = hf_pre.Digits(individual_digits=True)
     punct = hf_pre.Punctuation()
+    cps = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
     picked = []
-    for c in range(0x110000):
-        if 0xD800 <= c <= 0xDFFF:
-            continue
-        s = f"a{chr(c)}a"
-        if len(numeric.pre_tokenize_str(s)) > 1 or len(punct.pre_tokenize_str(s)) > 1:
-            picked.append(chr(c))
+    for k in range(0, len(cps), 4096):
+        chars = [chr(c) for c in cps[k : k + 4096]]
+        text = "".join(f"a{c}a" for c in chars)
+        starts = {start for _, (start, _) in numeric.pre_tokenize_str(text)}
+        starts |= {start for _, (start, _) in punct.pre_tokenize_str(text)}
+        picked += [c for i, c in enumerate(chars) if {3 * i + 1, 3 * i + 2} & starts]
     return [
         "".join(f"x{c}1{c}{c}y " for c in picked[k : k + 500]) for k in range(0, len(picked), 500)
     ]

@@ -13,6 +13,9 @@ import pytest
 from codetok import Tokenizer
 from codetok.code import CodeTokenizer
 
+# Each pickle of cl100k writes and parses a 6 MB JSON: no collector passes while that runs.
+pytestmark = pytest.mark.usefixtures("gc_paused")
+
 TEXTS = ["def f(x):\n    return x + 1\n", "naïve café 日本語 😀", "hello world " * 50, ""]
 
 
@@ -53,7 +56,9 @@ def _pool_encode(args: tuple[Tokenizer, str]) -> list[int]:
 def test_tokenizer_crosses_processes(cl100k: Tokenizer) -> None:
     want = _encode_all(cl100k)
     with multiprocessing.get_context("spawn").Pool(2) as pool:
-        got = pool.map(_pool_encode, [(cl100k, t) for t in TEXTS])
+        # Two texts a task: the tokenizer is pickled (and unpickled) once a task, not once
+        # a text.
+        got = pool.map(_pool_encode, [(cl100k, t) for t in TEXTS], chunksize=2)
     assert got == want
 
 

@@ -45,6 +45,9 @@ TEXTS = [
 
 _BYTE = {c: b for b, c in enumerate(BYTE_TO_CHAR)}
 
+# Saving cl100k writes and parses a 6 MB JSON: no collector passes while the tests run.
+pytestmark = pytest.mark.usefixtures("gc_paused")
+
 PIECES = st.sampled_from(
     ["\ud800", "\udbff", "\udc00", "\udfff", "\ud83d", "\ude00", "\ud840", "a", " ", "1", "'s"]
 )
@@ -56,24 +59,35 @@ def cl100k_path():
     return _package_file("tiktoken_ext", "data", "cl100k_base.tiktoken")
 
 
-def _tiktoken(path, pattern):
-    tiktoken = pytest.importorskip("tiktoken")
+@pytest.fixture(scope="module")
+def tiktoken_ranks(cl100k_path):
+    """tiktoken's own reading of the cl100k ranks (read once for both patterns)."""
+    pytest.importorskip("tiktoken")
     from tiktoken.load import load_tiktoken_bpe
 
+    return load_tiktoken_bpe(str(cl100k_path))
+
+
+def _tiktoken(ranks, pattern):
+    tiktoken = pytest.importorskip("tiktoken")
     return tiktoken.Encoding(
         "offline",
         pat_str=pattern,
-        mergeable_ranks=load_tiktoken_bpe(str(path)),
+        mergeable_ranks=ranks,
         special_tokens=ENCODINGS["cl100k_base"]["special_tokens"],
     )
 
 
 @pytest.fixture(scope="module", params=["cl100k", "o200k_pattern"])
-def pair(request, cl100k_path):
-    """(codetok, tiktoken) on the same ranks, with cl100k's or o200k's split pattern."""
+def pair(request, cl100k_path, tiktoken_ranks):
+    """(codetok, tiktoken) on the same ranks, with cl100k's or o200k's split pattern.
+
+    codetok's cl100k is the session's (conftest ``cl100k``: ``tokenizer_from_tiktoken`` of
+    the same file), which these tests only read.
+    """
     if request.param == "cl100k":
         pattern = ENCODINGS["cl100k_base"]["pat_str"]
-        ct = tokenizer_from_tiktoken(cl100k_path)
+        ct = request.getfixturevalue("cl100k")
     else:
         pattern = O200K_PATTERN
         ct = tokenizer_from_tiktoken(
@@ -82,7 +96,7 @@ def pair(request, cl100k_path):
             special_tokens=ENCODINGS["cl100k_base"]["special_tokens"],
         )
     assert ct.surrogates == "replace"
-    return ct, _tiktoken(cl100k_path, pattern)
+    return ct, _tiktoken(tiktoken_ranks, pattern)
 
 
 # ------------------------------------------------------------------ the rewrite itself
@@ -174,8 +188,8 @@ def test_decode_gives_the_replacement(pair):
         assert ct.decode(ids, skip_special_tokens=False) == enc.decode(ids)
 
 
-def test_the_policy_is_saved_with_settings(cl100k_path, tmp_path):
-    ct = tokenizer_from_tiktoken(cl100k_path)
+def test_the_policy_is_saved_with_settings(cl100k, tmp_path):
+    ct = cl100k  # tokenizer_from_tiktoken of the real file (conftest), not changed here
     assert Tokenizer.from_str(ct.to_str(settings=True)).surrogates == "replace"
     assert pickle.loads(pickle.dumps(ct)).encode("a\ud800").ids == ct.encode("a\ud800").ids
     ct.save_binary(tmp_path / "cl100k.ctk")
@@ -199,10 +213,10 @@ def test_setting_the_policy_recompiles(cl100k_path):
         ct.surrogates = "ignore"
 
 
-def test_a_bad_saved_policy_is_a_format_error(cl100k_path):
+def test_a_bad_saved_policy_is_a_format_error(cl100k):
     import json
 
-    data = json.loads(tokenizer_from_tiktoken(cl100k_path).to_str(settings=True))
+    data = json.loads(cl100k.to_str(settings=True))
     data["codetok"]["surrogates"] = "drop"
     with pytest.raises(FormatError, match="codetok.surrogates"):
         Tokenizer.from_str(json.dumps(data))
@@ -221,10 +235,16 @@ def gpt2_json(gpt2_files, hf_tokenizers):
     return hf, hf.to_str()
 
 
+@pytest.fixture(scope="module")
+def gpt2_json_ct(gpt2_json):
+    """codetok's reading of that ``tokenizer.json`` (read once; the tests only encode)."""
+    return Tokenizer.from_str(gpt2_json[1])
+
+
 @pytest.mark.parametrize("text", TEXTS)
-def test_gpt2_json_keeps_surrogates(gpt2_json, text):
-    hf, saved = gpt2_json
-    ct = Tokenizer.from_str(saved)
+def test_gpt2_json_keeps_surrogates(gpt2_json, gpt2_json_ct, text):
+    hf, _ = gpt2_json
+    ct = gpt2_json_ct
     assert ct.surrogates == "keep" and ct.engine == "native"
     native = ct.encode(text)
     with python_pipeline():

@@ -75,6 +75,10 @@ core = pytest.importorskip("codetok._core")
 if not hasattr(core, "scan"):
     pytest.skip("codetok._core has no scan (bind_pretokenize not bound)", allow_module_level=True)
 
+# Millions of pieces, ids and signatures, none in a cycle: the collector's passes over
+# them would take much of the time.
+pytestmark = pytest.mark.usefixtures("gc_paused")
+
 BYTE_RANKS = {bytes([b]): b for b in range(256)}
 
 # ---- the classes the patterns use, as one signature per code point ------------------------
@@ -201,7 +205,8 @@ class Tiktoken(Engine):
                     ranks.setdefault(raw[i:j], len(ranks))
         enc = tiktoken.Encoding("pieces", pat_str=pat_str, mergeable_ranks=ranks, special_tokens={})
         out = []
-        for text, ids in zip(texts, enc.encode_ordinary_batch(texts)):
+        # encode_ordinary_batch would run this loop on a thread pool: slower on short texts.
+        for text, ids in zip(texts, [enc.encode_ordinary(t) for t in texts]):
             assert enc.decode_bytes(ids) == text.encode("utf-8"), "the pattern must tile"
             char_at = {b: k + 1 for k, b in enumerate(accumulate(len(ch.encode()) for ch in text))}
             out.append(
@@ -216,10 +221,18 @@ class HF(Engine):
     name = "hf"
 
     def members(self, cls, text):
+        """The chars ``Split`` keeps, asked of pieces of ``text`` of 8192 chars: a class
+        matches one char at a time, so the pieces hold the same members, and ``Split`` is
+        several times slower on one megabyte-long string."""
         split = hf_tokenizers.pre_tokenizers.Split(
             hf_tokenizers.Regex(cls), behavior="removed", invert=True
         )
-        return {ord(ch) for piece, _ in split.pre_tokenize_str(text) for ch in piece}
+        return {
+            ord(ch)
+            for k in range(0, len(text), 8192)
+            for piece, _ in split.pre_tokenize_str(text[k : k + 8192])
+            for ch in piece
+        }
 
 
 @functools.cache
@@ -318,16 +331,22 @@ class Reference:
 
 
 def codetok_masks(scanner: int, template) -> np.ndarray:
-    """codetok's piece ends of ``template`` around every code point, from one scan."""
+    """codetok's piece ends of ``template`` around every code point, from one scan.
+
+    Context ``i`` fills the text from ``i * stride`` on (its ``SEP`` last), so end ``e``
+    is bit ``e % stride`` of context ``e // stride``: one row of flags per context, read
+    as a binary number."""
     pre, k, post = template
     chars = all_chars() if k == 1 else [ch * k for ch in all_chars()]
     text = pre + (post + SEP + pre).join(chars) + post
     stride = len(pre) + k + len(post) + len(SEP)
-    ends = np.asarray(core.scan(scanner, text), dtype=np.int64)
-    idx, pos = np.divmod(ends, stride)
-    starts = np.flatnonzero(np.r_[True, idx[1:] != idx[:-1]])
+    ends = core.scan(scanner, text)
+    flags = np.zeros(len(chars) * stride, dtype=bool)
+    flags[np.fromiter(ends, dtype=np.intp, count=len(ends))] = True
+    flags = flags.reshape(len(chars), stride)
     out = np.zeros(len(chars), dtype=np.int64)
-    out[idx[starts]] = np.bitwise_or.reduceat(np.left_shift(1, pos), starts)
+    for bit in range(stride):
+        out[flags[:, bit]] |= 1 << bit
     out[0] |= 1
     return out
 
@@ -437,6 +456,12 @@ def cl100k_path():
     return _package_file("tiktoken_ext", "data", "cl100k_base.tiktoken")
 
 
+def _each(encode):
+    """``encode`` over a list of texts (tiktoken's ``encode_ordinary_batch`` is this loop
+    on a thread pool, which costs more than it saves on short texts)."""
+    return lambda texts: [encode(t) for t in texts]
+
+
 def _hf_from(tok):
     return hf_tokenizers.Tokenizer.from_str(tok.to_str())
 
@@ -451,7 +476,7 @@ def real_cl100k(cl100k_path):
         mergeable_ranks=read_tiktoken_file(cl100k_path),
         special_tokens=spec["special_tokens"],
     )
-    return ct, {"tiktoken": tk.encode_ordinary_batch, "hf": _hf_ids(_hf_from(ct))}
+    return ct, {"tiktoken": _each(tk.encode_ordinary), "hf": _hf_ids(_hf_from(ct))}
 
 
 @pytest.fixture(scope="module")
@@ -475,7 +500,7 @@ def real_gpt2(gpt2_files, tmp_path_factory):
     tk = tiktoken.Encoding(
         "gpt2-offline", pat_str=R50K_PATTERN, mergeable_ranks=ranks, special_tokens={}
     )
-    return ct, {"tiktoken": tk.encode_ordinary_batch, "hf": _hf_ids(_hf_from(ct))}
+    return ct, {"tiktoken": _each(tk.encode_ordinary), "hf": _hf_ids(_hf_from(ct))}
 
 
 @pytest.fixture(scope="module")
@@ -492,9 +517,9 @@ def real_o200k():
         special_tokens=spec["special_tokens"],
     )
     return ct, {
-        "tiktoken": tk.encode_ordinary_batch,
+        "tiktoken": _each(tk.encode_ordinary),
         "hf": _hf_ids(_hf_from(ct)),
-        "quicktok": lambda texts: [qt.encode_ordinary(t) for t in texts],
+        "quicktok": _each(qt.encode_ordinary),
     }
 
 
@@ -516,7 +541,8 @@ def test_real_vocabulary_ids(pattern, request):
     data_differ = np.flatnonzero(tk.signature != rx.signature)
     cps = sorted(set(data_differ.tolist()) | set(code_points()[::211].tolist()))
     templates = PATTERNS[pattern][1]
-    texts = [SEP.join(context(t, c) for t in templates) for c in cps]
+    columns = [[pre + chr(c) * k + post for c in cps] for pre, k, post in templates]
+    texts = list(map(SEP.join, zip(*columns)))  # context(t, c) for every t, for each c
     want_ct = ct.encode_ordinary_batch(texts)
     for name, encode in refs.items():
         differ = {c for c, a, b in zip(cps, want_ct, encode(texts)) if list(a) != list(b)}
