@@ -169,21 +169,17 @@ def codebert_dir(gpt2_files, tmp_path_factory) -> Path:
 
 @pytest.fixture
 def gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector off for one test, as it was again after it.
+    """The cyclic garbage collector off for one test (as batches do, see
+    :func:`codetok.tokenizer.tokenizer.gc_paused`), as it was again after it.
 
     For tests that build millions of small objects (pieces, tokens, JSON tables of 100k
     entries): the collector's passes over the whole heap take a third to a half of their
     time otherwise, and none of what they check depends on it.
     """
-    import gc
+    from codetok.tokenizer.tokenizer import gc_paused as paused
 
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused():
         yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
