@@ -1,6 +1,6 @@
 """Generate the per-code-point properties behind extended grapheme clusters (rules in
 ``grapheme.hpp``): ``grapheme_tables.cpp`` for the native core and its Python twin
-``codetok/unicode/generated/grapheme_tables.py`` for the reference walker ``codetok/unicode/grapheme.py``.
+``codetok/unicode/generated/grapheme_tables.py`` for the reference walker ``codetok/reference/grapheme.py``.
 
 Regenerate (from the repository root) with a ``regex`` release on Unicode 17.0, the version
 of HF ``tokenizers`` 0.23's grapheme segmentation (it joins the marks new in 17.0, such as
@@ -146,7 +146,7 @@ def emit_python(props: list[int]) -> str:
 Grapheme_Cluster_Break, Extended_Pictographic and Indic_Conjunct_Break of every code point
 (Unicode {UNICODE_VERSION}, as the regex module {version("regex")} reads them), one byte each as in
 codetok/_native/kernels/grapheme.hpp: ``gcb | 0x10 (ExtPict) | incb << 5``. :data:`RUNS` lists the
-code points whose byte is not 0 as ``first[-last]:byte`` (hex); ``codetok.unicode.grapheme`` reads it.
+code points whose byte is not 0 as ``first[-last]:byte`` (hex); ``codetok.reference.grapheme`` reads it.
 """
 
 UNICODE_VERSION = "{UNICODE_VERSION}"

@@ -12,7 +12,7 @@ whitespace and control-character rules) compiled into one binary blob:
 does (the *first*, shortest key that prefixes the chunk, applied to the whole chunk) or
 the way SentencePiece itself does (the *longest* prefix). :class:`Precompiled` is the HF
 ``tokenizer.json`` normalizer of that name: it walks the text by extended grapheme
-cluster (on codetok's pinned Unicode data, :mod:`codetok.unicode.grapheme`), replaces a cluster shorter than 6 UTF-8 bytes whole when it has a rule, and
+cluster (on codetok's pinned Unicode data, :mod:`codetok.reference.grapheme`), replaces a cluster shorter than 6 UTF-8 bytes whole when it has a rule, and
 otherwise each of its characters; alignments follow HF's per-character change rules
 exactly, quirks included (see :func:`_hf_changes`).
 
@@ -34,8 +34,8 @@ import numpy as np
 
 from codetok.errors import FormatError
 from codetok.normalizers import Normalizer
+from codetok.reference.grapheme import cluster_ends
 from codetok.tokenizer.offsets import NormalizedString
-from codetok.unicode.grapheme import cluster_ends
 
 __all__ = ["CharsMap", "Precompiled"]
 

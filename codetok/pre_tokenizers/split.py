@@ -54,19 +54,19 @@ class _Match:
 
 class _Clusters:
     """``\\X`` alone as a compiled pattern over codetok's pinned grapheme tables
-    (codetok.unicode.grapheme, the native plans' too): the ``regex`` module's ``\\X`` follows
+    (codetok.reference.grapheme, the native plans' too): the ``regex`` module's ``\\X`` follows
     the installed release's Unicode version and rule revision."""
 
     groups = 0
     pattern = GRAPHEME_REGEX
 
     def findall(self, text: str) -> list[str]:
-        from ..unicode.grapheme import clusters
+        from ..reference.grapheme import clusters
 
         return list(clusters(text))
 
     def finditer(self, text: str) -> list[_Match]:
-        from ..unicode.grapheme import cluster_ends
+        from ..reference.grapheme import cluster_ends
 
         starts = [0, *cluster_ends(text)]
         return [_Match(a, b) for a, b in zip(starts, starts[1:])]

@@ -1,5 +1,5 @@
 """The native Unigram plan (codetok/_native/plans/unigram_pipeline.cpp) and its parts against the
-Python reference: grapheme clusters against :mod:`codetok.unicode.grapheme` (both against HF in
+Python reference: grapheme clusters against :mod:`codetok.reference.grapheme` (both against HF in
 tests/formats/test_precompiled.py), the ``Precompiled``
 normalizer against :class:`codetok.formats.precompiled.Precompiled`, and whole
 SentencePiece-style tokenizers (models trained here by ``sentencepiece``) against the
@@ -27,8 +27,8 @@ from codetok.formats.sentencepiece_model import (
 )
 from codetok.models import Unigram
 from codetok.pre_tokenizers import Metaspace, Sequence, WhitespaceSplit
+from codetok.reference.grapheme import cluster_ends
 from codetok.tokenizer.offsets import NormalizedString
-from codetok.unicode.grapheme import cluster_ends
 
 core = pytest.importorskip("codetok._core")
 spm = pytest.importorskip("sentencepiece", reason="test extra sentencepiece is missing")

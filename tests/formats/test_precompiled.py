@@ -20,8 +20,8 @@ from codetok.errors import FormatError
 from codetok.formats.precompiled import CharsMap, Precompiled
 from codetok.formats.sentencepiece_model import ModelProto
 from codetok.normalizers import REGISTRY, normalizer_from_dict
+from codetok.reference.grapheme import PREPEND, props_table
 from codetok.tokenizer.offsets import NormalizedString
-from codetok.unicode.grapheme import PREPEND, props_table
 
 tokenizers = pytest.importorskip("tokenizers", reason="test extra tokenizers is missing")
 

@@ -3,7 +3,7 @@
 Grapheme_Cluster_Break, Extended_Pictographic and Indic_Conjunct_Break of every code point
 (Unicode 17.0, as the regex module 2025.11.3 reads them), one byte each as in
 codetok/_native/kernels/grapheme.hpp: ``gcb | 0x10 (ExtPict) | incb << 5``. :data:`RUNS` lists the
-code points whose byte is not 0 as ``first[-last]:byte`` (hex); ``codetok.unicode.grapheme`` reads it.
+code points whose byte is not 0 as ``first[-last]:byte`` (hex); ``codetok.reference.grapheme`` reads it.
 """
 
 UNICODE_VERSION = "17.0"

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .generated.grapheme_tables import RUNS
+from ..unicode.generated.grapheme_tables import RUNS
 
 # Grapheme_Cluster_Break values (grapheme.hpp's ``Gcb``); the rest of a byte is flags.
 OTHER, CR, LF, CONTROL, EXTEND, ZWJ, RI, PREPEND, SPACING_MARK, L, V, T, LV, LVT = range(14)
