@@ -11,6 +11,7 @@
 #include "code/code_columns.hpp"
 #include "code/code_lexer.hpp"
 #include "code/code_router.hpp"
+#include "code/doc_sections.hpp"
 
 namespace codetok {
 namespace bind {
@@ -185,6 +186,61 @@ py::object run_router(const CodeRouter& router, const py::str& text, bool from_b
         move_to_array(std::move(out.byte_spans), tokens, 2),
         move_to_array(std::move(out.char_spans), tokens, 2),
         move_to_array(std::move(out.lines), tokens, 1));
+}
+
+std::vector<codetok::code::DocSections::Word> words_of(const py::handle& pairs) {
+    std::vector<codetok::code::DocSections::Word> out;
+    for (const py::handle item : pairs) {
+        const py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
+        out.emplace_back(pair[0].cast<std::string>(), pair[1].cast<int32_t>());
+    }
+    return out;
+}
+
+// The section headers of the docstring lexemes ``lexemes`` (spans ``starts``/``ends`` of
+// ``text``): (lexeme, offset in it, section code) arrays in order, and the lexemes that are
+// not ASCII (for the Python scanner).
+py::tuple find_doc_sections(const codetok::code::DocSections& scanner, const py::str& text,
+                            const Column<int64_t>& lexemes, const Column<int64_t>& starts,
+                            const Column<int64_t>& ends) {
+    const StrView v = str_view(text.ptr());
+    const size_t count = static_cast<size_t>(lexemes.size());
+    const int64_t* idx = column(lexemes, count, "lexemes");
+    const int64_t* s = starts.data();
+    const int64_t* e = ends.data();
+    const auto total = static_cast<int64_t>(starts.size());
+    if (ends.size() != starts.size()) throw py::value_error("starts and ends differ in length");
+    for (size_t k = 0; k < count; ++k) {
+        const int64_t i = idx[k];
+        if (i < 0 || i >= total || s[i] < 0 || e[i] < s[i] || static_cast<size_t>(e[i]) > v.n)
+            throw py::value_error("docstring spans must lie inside the text");
+    }
+    std::vector<int64_t> lex, off, fallback;
+    std::vector<int32_t> code;
+    {
+        py::gil_scoped_release nogil;  // ``text`` and the arrays stay alive: the caller's
+        std::string scratch;
+        std::vector<std::pair<int64_t, int32_t>> found;
+        with_units(v, [&](auto* t, size_t) {
+            for (size_t k = 0; k < count; ++k) {
+                const int64_t i = idx[k];
+                found.clear();
+                if (!scanner.find(t + s[i], static_cast<size_t>(e[i] - s[i]), scratch, found)) {
+                    fallback.push_back(i);
+                    continue;
+                }
+                for (const auto& [at, c] : found) {
+                    lex.push_back(i);
+                    off.push_back(at);
+                    code.push_back(c);
+                }
+            }
+        });
+    }
+    const size_t n = lex.size(), m = fallback.size();
+    return py::make_tuple(move_to_array(std::move(lex), n, 1), move_to_array(std::move(off), n, 1),
+                          move_to_array(std::move(code), n, 1),
+                          move_to_array(std::move(fallback), m, 1));
 }
 
 // The pieces of many files, counted by a router (the code trainers' corpus pass): code
@@ -540,6 +596,16 @@ void bind_code(py::module_& m) {
              "Route and encode one file's lexemes: (ids, token unit, unit start, unit end, "
              "unit lexeme, token lexeme, byte spans, char spans, lines) arrays; with "
              "``lean``, only (ids, token lexeme) as int64 arrays.");
+    py::class_<codetok::code::DocSections>(m, "DocSections")
+        .def(py::init([](const py::list& google, const py::list& tags, const py::list& xml) {
+                 return new codetok::code::DocSections(words_of(google), words_of(tags),
+                                                       words_of(xml));
+             }),
+             py::arg("google"), py::arg("tags"), py::arg("xml"))
+        .def("find", &find_doc_sections, py::arg("text"), py::arg("lexemes"), py::arg("starts"),
+             py::arg("ends"),
+             "Section headers of the docstring lexemes: (lexeme, offset, code) arrays, and "
+             "the lexemes that are not ASCII.");
     py::class_<CodeCounts>(m, "CodeCounts")
         .def(py::init<bool>(), py::arg("separate"))
         .def("add", &CodeCounts::add, py::arg("router"), py::arg("text"), py::arg("from_bytes"),

@@ -9,11 +9,12 @@
 // budget's memory or time (checked as memory is mapped, every 4,096 allocations, and by
 // the parser's progress callback), the parse leaves its arena at once (``longjmp`` out of
 // the runtime's C frames; nothing of the parse is used again) and the whole arena is given
-// back; the caller gets a status, never a signal. When a parse ends normally, its tree
+// back (its chunks kept warm for the thread's next parse); the caller gets a status, never a signal. When a parse ends normally, its tree
 // lives in the arena until the walk is done, and the arena is released in one go, which is
 // also cheaper than deleting the tree node by node.
 //
-// One arena per parse and per thread (``ArenaScope`` makes it the thread's). Not here: the
+// One arena per parse and per thread (``ArenaScope`` makes it the thread's); a thread keeps
+// the chunks of its finished arenas mapped for its next one. Not here: the
 // walk of the tree (code_lexer.hpp), the defaults of the budget (``ParseBudget`` in
 // codetok/code/front/budget.py).
 #pragma once
@@ -48,7 +49,7 @@ struct ParseReport {
 
 class ParseArena {
   public:
-    ParseArena() = default;
+    ParseArena();
     ParseArena(const ParseArena&) = delete;
     ParseArena& operator=(const ParseArena&) = delete;
     ~ParseArena();  // unmaps everything

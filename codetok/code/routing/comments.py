@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["find_sections"]
+__all__ = ["find_sections", "header_words"]
 
 _GOOGLE = {
     "args": "param",
@@ -86,6 +86,12 @@ _HEADER = re.compile(
     r"|<(?P<xml>" + "|".join(sorted(_XML, key=len, reverse=True)) + r")\b",
     re.MULTILINE | re.IGNORECASE,
 )
+
+
+def header_words() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The header words and the section each names: Google-style (``Args:``), tags
+    (``@param``) and XML (``<summary``), lower case (what the native scanner reads)."""
+    return dict(_GOOGLE), dict(_TAGS), dict(_XML)
 
 
 def find_sections(text: str) -> list[tuple[int, str]]:

@@ -7,9 +7,11 @@ and the channels' ``encode`` give (the specification, and what the tests compare
 
 Python still describes what the native side runs: the character classes of the piece
 patterns (:func:`code_classes`, asked of the ``regex`` module the patterns use), the word
-lists of the identifier rules, the reserved ids. Docstring section headers are found here
-(:func:`~.comments.find_sections`) and handed in as cuts, and identifiers that are not ASCII
-are split by :func:`~.identifiers.split_identifier` on a callback.
+lists of the identifier rules, the header words of docstring sections, the reserved ids.
+Section headers are found natively in ASCII docstrings (``DocSections``, the twin of
+:func:`~.comments.find_sections`, which scans the others) and handed in as cuts, and
+identifiers that are not ASCII are split by :func:`~.identifiers.split_identifier` on a
+callback.
 
 What takes the Python router instead (:func:`compile_router` says why): whitespace
 normalization, statistical identifier splitting, a channel whose model is not a
@@ -30,7 +32,7 @@ from ...engine import plan as _plan
 from ...models.bpe import BPE
 from ...unicode.byte_alphabet import BYTE_TO_CHAR
 from ..front.kinds import LexemeKind
-from .comments import find_sections
+from .comments import find_sections, header_words
 from .identifiers import _FUNCTION_WORDS, _PROTECTED, _SUFFIXES, DIGIT_STEMS, split_identifier
 from .pieces import DIGIT_POLICIES
 from .reserved import (
@@ -41,6 +43,7 @@ from .reserved import (
     DOC_OPEN,
     INDENT,
     NEWLINES,
+    SECTION_NAMES,
     ReservedTokens,
 )
 from .router import Routed, RouterOptions
@@ -233,23 +236,40 @@ def _router_inputs(lexemes: Lexemes, index: dict[str, int], options: RouterOptio
     )
 
 
+@functools.lru_cache(maxsize=1)
+def _section_scanner() -> Any:
+    """The native section header scanner, its codes the indices of ``SECTION_NAMES``."""
+    code = {name: k for k, name in enumerate(SECTION_NAMES)}
+    return _backend.core().DocSections(
+        *([(word, code[name]) for word, name in words.items()] for words in header_words())
+    )
+
+
 def _doc_cuts(
     lexemes: Lexemes, index: dict[str, int], options: RouterOptions
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The ``<doc:NAME>`` markers of every docstring lexeme: (lexeme, char offset, id)."""
-    lex: list[int] = []
-    off: list[int] = []
-    ids: list[int] = []
-    if options.doc_sections and not options.drop_docstrings:
-        text = lexemes.source_text
-        starts = lexemes.char_starts
-        ends = lexemes.char_ends
-        for i in np.flatnonzero(lexemes.kinds == LexemeKind.DOCSTRING).tolist():
-            for at, name in find_sections(text[starts[i] : ends[i]]):
-                lex.append(i)
-                off.append(at)
-                ids.append(index[f"<doc:{name}>"])
-    return np.array(lex, np.int64), np.array(off, np.int64), np.array(ids, np.int32)
+    if not options.doc_sections or options.drop_docstrings:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32)
+    text = lexemes.source_text
+    starts = lexemes.char_starts
+    ends = lexemes.char_ends
+    docs = np.flatnonzero(lexemes.kinds == LexemeKind.DOCSTRING)
+    lex, off, code, rest = _section_scanner().find(text, docs, starts, ends)
+    ids = np.array([index[f"<doc:{name}>"] for name in SECTION_NAMES], np.int32)[code]
+    if rest.size:  # docstrings that are not ASCII: the Python scanner, merged in order
+        more = [
+            (i, at, index[f"<doc:{name}>"])
+            for i in rest.tolist()
+            for at, name in find_sections(text[starts[i] : ends[i]])
+        ]
+        if more:
+            extra = np.array(more, np.int64).reshape(-1, 3)
+            order = np.argsort(np.concatenate([lex, extra[:, 0]]), kind="stable")
+            lex = np.concatenate([lex, extra[:, 0]])[order]
+            off = np.concatenate([off, extra[:, 1]])[order]
+            ids = np.concatenate([ids, extra[:, 2].astype(np.int32)])[order]
+    return lex, off, ids
 
 
 class NativeRouted(NamedTuple):
