@@ -6,8 +6,10 @@ On the same files of each language (from ``corpora/fetch_code.py``), measures:
   bindings (``Parser.parse`` of the UTF-8 bytes): the floor every row pays; the ``vs parse``
   column is each row's speed over this one (issue target: the code tokenizer at >= 0.8);
 * ``codetok lex``: tree-sitter parse + codetok lexeme stream (:func:`codetok.code.lex`);
-* ``codetok CodeBERT``: parse + lex + GPT-2/RoBERTa BPE encode + token/lexeme alignment
-  (:class:`codetok.code.applications.codebert.CodeBertTokenizer`), and ``transformers``' fast tokenizer
+* ``codetok CodeBERT``: ``input_ids`` alone (the GPT-2/RoBERTa BPE; annotations wait until
+  read, so there is no parse), then with the annotations read (parse + lex + BPE +
+  token/lexeme alignment) (:class:`codetok.code.applications.codebert.CodeBertTokenizer`),
+  and ``transformers``' fast tokenizer
   (``AutoTokenizer``, a ``RobertaTokenizerFast``) on the same CodeBERT-convention folder:
   the same ``input_ids``, no lexemes (the peer of CodeBERT mode);
 * ``codetok CodeTokenizer``: the default code tokenizer (parse + lex + route + subwords),
@@ -170,7 +172,12 @@ def main(argv: list[str] | None = None) -> int:
         one: dict[str, Callable[[str], object]] = {
             "tree-sitter parse (Python bindings)": lambda t, p=ts_parser: p.parse(t.encode()),
             "codetok lex (parse+lex)": lambda t, lang=lang: lex(t, lang),
-            "codetok CodeBERT (parse+lex+BPE+align)": lambda t, lang=lang: cb.encode(t, lang),
+            "codetok CodeBERT input_ids (BPE; no parse)": lambda t, lang=lang: (
+                cb(t, lang).input_ids
+            ),
+            "codetok CodeBERT + annotations (parse+lex+BPE+align)": lambda t, lang=lang: (
+                cb.encode(t, lang).kinds
+            ),
         }
         if hf_fast is not None:
             one["transformers RobertaTokenizerFast (input_ids)"] = lambda t: hf_fast(t)["input_ids"]

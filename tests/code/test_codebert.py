@@ -264,3 +264,39 @@ def test_alignment_properties_on_random_code(cb, text):
         assert enc.input_ids == cb.tokenizer.encode(text).ids
         check_alignment(enc)
         assert len(lex(text, lang)) == len(enc.lexemes)
+
+
+# ---- lazy annotations ----------------------------------------------------------------------
+
+
+def test_ids_need_no_parse(cb, monkeypatch):
+    """``input_ids`` come from the text tokenizer alone; the parse runs when an annotation
+    is first read, once, and gives what an encoding read annotation-first gives."""
+    import codetok.code.applications.codebert as codebert
+
+    src = NON_ASCII[0]
+    eager = cb.encode(src, "python")
+    want = {name: getattr(eager, name) for name in codebert.ANNOTATIONS if name != "lexemes"}
+    calls = []
+
+    def counted_lex(*args, **kwargs):
+        calls.append(args)
+        return lex(*args, **kwargs)
+
+    monkeypatch.setattr(codebert, "lex", counted_lex)
+    enc = cb.encode(src, "python")
+    assert enc.input_ids == eager.input_ids
+    assert len(enc) == len(eager) and enc.tokens == eager.tokens and enc.language == "python"
+    assert repr(enc) == repr(eager)
+    assert calls == []
+    for name, value in want.items():
+        np.testing.assert_array_equal(getattr(enc, name), value, err_msg=name)
+    assert enc.kind(1) == eager.kind(1)
+    assert len(calls) == 1
+
+
+def test_an_unknown_language_fails_at_encode(cb):
+    from codetok.errors import LanguageError
+
+    with pytest.raises(LanguageError):
+        cb.encode("x = 1\n", "no-such-language")

@@ -31,7 +31,7 @@ tokenizer; alignment then covers the tokens kept).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -40,6 +40,8 @@ import numpy as np
 from ...errors import ConfigurationError
 from ...unicode.byte_alphabet import CHAR_TO_BYTE
 from ..front.kinds import LexemeKind
+from ..front.language import detect_language
+from ..front.languages import get_grammar
 from ..front.lexemes import Lexemes
 from ..front.lexer import lex
 from .align import align_to_segments, byte_to_char_index, bytes_to_char_spans
@@ -70,8 +72,13 @@ class TextTokenizer(Protocol):
 class CodeBertEncoding:
     """Ids of a pretrained text tokenizer plus per-token lexeme annotations.
 
+    The ids come first: the annotations (every attribute below but ``text`` and ``ids``)
+    are worked out when one of them is first read, and only then is the source parsed. So
+    ``encode(src).input_ids`` runs at the speed of the text tokenizer alone.
+
     Attributes:
         text: the string that was encoded (the source, or the preprocessed text).
+        language: the language of the source (its grammar's name).
         lexemes: the lexeme stream of the source the annotations refer to.
         ids: ``int64`` token ids (``input_ids`` gives them as a list).
         tokens: token strings.
@@ -87,33 +94,31 @@ class CodeBertEncoding:
             (0, the empty name, for none).
     """
 
-    __slots__ = (
-        "text",
-        "lexemes",
-        "ids",
-        "_tokens",
-        "_offsets",
-        "_source",
-        "special_tokens_mask",
-        "byte_starts",
-        "byte_ends",
-        "char_starts",
-        "char_ends",
-        "lexeme_index",
-        "lexeme_starts",
-        "lexeme_ends",
-        "kinds",
-        "node_types",
-        "parent_types",
-    )
+    __slots__ = ("text", "language", "_ids", "_tokens", "_offsets", "_source", "_annotate", "_ann")
 
-    def __init__(self, **fields: Any) -> None:
-        self._source = fields.pop("source", None)  # the wrapped tokenizer's encoding
-        self._tokens = fields.pop("tokens", None)
-        self._offsets = fields.pop("offsets", None)
-        for name in self.__slots__:
-            if not name.startswith("_"):
-                setattr(self, name, fields[name])
+    def __init__(
+        self,
+        *,
+        text: str,
+        language: str,
+        source: Any,
+        annotate: Callable[[], dict[str, Any]],
+    ) -> None:
+        self.text = text
+        self.language = language
+        self._ids: np.ndarray | None = None
+        self._source = source  # the wrapped tokenizer's encoding
+        self._tokens: list[str] | None = None
+        self._offsets: list[tuple[int, int]] | None = None
+        self._annotate: Callable[[], dict[str, Any]] | None = annotate
+        self._ann: dict[str, Any] | None = None
+
+    def _annotation(self, name: str) -> Any:
+        if self._ann is None:
+            assert self._annotate is not None
+            self._ann = self._annotate()
+            self._annotate = None  # drops what only the annotations needed
+        return self._ann[name]
 
     @property
     def tokens(self) -> list[str]:
@@ -130,16 +135,25 @@ class CodeBertEncoding:
             self._offsets = [tuple(o) for o in self._source.offsets]
         return self._offsets
 
+    @property
+    def ids(self) -> np.ndarray:
+        """``int64`` token ids (built on first access)."""
+        if self._ids is None:
+            self._ids = _ids_of(self._source)
+        return self._ids
+
     def __len__(self) -> int:
-        return int(self.ids.shape[0])
+        return len(self._source.ids) if self._ids is None else int(self._ids.shape[0])
 
     def __repr__(self) -> str:
-        return f"<CodeBertEncoding {self.lexemes.language} tokens={len(self)}>"
+        return f"<CodeBertEncoding {self.language} tokens={len(self)}>"
 
     @property
     def input_ids(self) -> list[int]:
         """The ids as a list, as ``transformers`` returns ``input_ids``."""
-        return self.ids.tolist()
+        if self._ids is None:
+            return list(self._source.ids)  # the wrapped tokenizer's list, copied
+        return self._ids.tolist()
 
     @property
     def attention_mask(self) -> list[int]:
@@ -191,6 +205,31 @@ class CodeBertEncoding:
                 }
             )
         return out
+
+
+#: The annotations of a :class:`CodeBertEncoding`, worked out together on first read.
+ANNOTATIONS = (
+    "lexemes",
+    "special_tokens_mask",
+    "byte_starts",
+    "byte_ends",
+    "char_starts",
+    "char_ends",
+    "lexeme_index",
+    "lexeme_starts",
+    "lexeme_ends",
+    "kinds",
+    "node_types",
+    "parent_types",
+)
+
+
+def _annotation_property(name: str) -> property:
+    return property(lambda self: self._annotation(name), doc=f"``{name}`` (see the class).")
+
+
+for _name in ANNOTATIONS:
+    setattr(CodeBertEncoding, _name, _annotation_property(_name))
 
 
 # ----------------------------------------------------------------------------- preprocessing
@@ -391,18 +430,25 @@ class CodeBertTokenizer:
         ('Ġ(', 'PUNCTUATION', [3, 4])
         """
         text = _as_text(source)
-        lx = lex(text, language, path=path)
+        if language is None:
+            language = detect_language(text, path=path)
+        name = get_grammar(language).name  # an unknown language fails here, not on first read
         enc = self.tokenizer.encode(text, add_special_tokens=add_special_tokens)
-        data = lx.source_bytes
-        bs, be, special = self._token_byte_spans(enc, text, data)
-        nz = np.flatnonzero(lx.byte_ends > lx.byte_starts)
-        al = align_to_segments(
-            bs, be, lx.byte_starts[nz], lx.byte_ends[nz], np.isin(lx.kinds[nz], _LAYOUT)
-        )
-        lexeme_index = _lift(al.primary, nz)
-        first = _lift(al.first, nz)
-        stop = np.where(al.stop >= 0, _lift(al.stop - 1, nz) + 1, -1)
-        return self._finish(enc, text, data, lx, bs, be, special, lexeme_index, first, stop)
+
+        def annotate() -> dict[str, Any]:
+            lx = lex(text, name, path=path)
+            data = lx.source_bytes
+            bs, be, special = self._token_byte_spans(enc, text, data)
+            nz = np.flatnonzero(lx.byte_ends > lx.byte_starts)
+            al = align_to_segments(
+                bs, be, lx.byte_starts[nz], lx.byte_ends[nz], np.isin(lx.kinds[nz], _LAYOUT)
+            )
+            lexeme_index = _lift(al.primary, nz)
+            first = _lift(al.first, nz)
+            stop = np.where(al.stop >= 0, _lift(al.stop - 1, nz) + 1, -1)
+            return _annotations(data, lx, bs, be, special, lexeme_index, first, stop)
+
+        return CodeBertEncoding(text=text, language=name, source=enc, annotate=annotate)
 
     def encode_preprocessed(
         self,
@@ -442,56 +488,22 @@ class CodeBertTokenizer:
         seg_ends = np.cumsum(lens + 1) - 1  # each part, then its following space
         seg_starts = np.concatenate([np.zeros(1, np.int64), seg_ends[:-1]])  # space + part
         enc = self.tokenizer.encode(text, add_special_tokens=add_special_tokens)
-        bs, be, special = self._token_byte_spans(enc, text, data)
-        al = align_to_segments(bs, be, seg_starts, seg_ends, np.zeros(len(parts), bool))
-        lexeme_index = _lift(al.primary, idx)
-        first = _lift(al.first, idx)
-        stop = np.where(al.stop >= 0, _lift(al.stop - 1, idx) + 1, -1)
-        return self._finish(enc, text, data, lx, bs, be, special, lexeme_index, first, stop)
+
+        def annotate() -> dict[str, Any]:
+            bs, be, special = self._token_byte_spans(enc, text, data)
+            al = align_to_segments(bs, be, seg_starts, seg_ends, np.zeros(len(parts), bool))
+            lexeme_index = _lift(al.primary, idx)
+            first = _lift(al.first, idx)
+            stop = np.where(al.stop >= 0, _lift(al.stop - 1, idx) + 1, -1)
+            return _annotations(data, lx, bs, be, special, lexeme_index, first, stop)
+
+        return CodeBertEncoding(text=text, language=lx.language, source=enc, annotate=annotate)
 
     def __call__(self, source: str | bytes, /, language: str | None = None, **kw: Any) -> Any:
         """Same as :meth:`encode`."""
         return self.encode(source, language, **kw)
 
     # -- internals ----------------------------------------------------------------------
-    def _finish(
-        self,
-        enc: Any,
-        text: str,
-        data: bytes,
-        lx: Lexemes,
-        bs: np.ndarray,
-        be: np.ndarray,
-        special: np.ndarray,
-        lexeme_index: np.ndarray,
-        first: np.ndarray,
-        stop: np.ndarray,
-    ) -> CodeBertEncoding:
-        ids = _ids_of(enc)
-        cs, ce = bytes_to_char_spans(bs, be, byte_to_char_index(data))
-        has = lexeme_index >= 0
-        safe = np.where(has, lexeme_index, 0)
-        kinds = np.where(has, lx.kinds[safe] if len(lx) else 0, NO_KIND).astype(np.uint8)
-        nt = np.where(has, lx.node_types[safe] if len(lx) else 0, 0).astype(np.uint16)
-        pt = np.where(has, lx.parent_types[safe] if len(lx) else 0, 0).astype(np.uint16)
-        return CodeBertEncoding(
-            text=text,
-            lexemes=lx,
-            ids=ids,
-            source=enc,
-            special_tokens_mask=special.astype(np.uint8),
-            byte_starts=bs,
-            byte_ends=be,
-            char_starts=cs,
-            char_ends=ce,
-            lexeme_index=lexeme_index,
-            lexeme_starts=first,
-            lexeme_ends=stop,
-            kinds=kinds,
-            node_types=nt,
-            parent_types=pt,
-        )
-
     def _token_byte_spans(
         self, enc: Any, text: str, data: bytes
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -575,6 +587,37 @@ class CodeBertTokenizer:
             bs[i], be[i] = start, end
             cursor = max(cursor, end)
             prev = i
+
+
+def _annotations(
+    data: bytes,
+    lx: Lexemes,
+    bs: np.ndarray,
+    be: np.ndarray,
+    special: np.ndarray,
+    lexeme_index: np.ndarray,
+    first: np.ndarray,
+    stop: np.ndarray,
+) -> dict[str, Any]:
+    """Every annotation of a :class:`CodeBertEncoding` (see :data:`ANNOTATIONS`), from the
+    tokens' byte spans and their alignment to the lexemes."""
+    cs, ce = bytes_to_char_spans(bs, be, byte_to_char_index(data))
+    has = lexeme_index >= 0
+    safe = np.where(has, lexeme_index, 0)
+    return {
+        "lexemes": lx,
+        "special_tokens_mask": special.astype(np.uint8),
+        "byte_starts": bs,
+        "byte_ends": be,
+        "char_starts": cs,
+        "char_ends": ce,
+        "lexeme_index": lexeme_index,
+        "lexeme_starts": first,
+        "lexeme_ends": stop,
+        "kinds": np.where(has, lx.kinds[safe] if len(lx) else 0, NO_KIND).astype(np.uint8),
+        "node_types": np.where(has, lx.node_types[safe] if len(lx) else 0, 0).astype(np.uint16),
+        "parent_types": np.where(has, lx.parent_types[safe] if len(lx) else 0, 0).astype(np.uint16),
+    }
 
 
 def _ids_of(enc: Any) -> np.ndarray:
