@@ -245,18 +245,39 @@ def _section_scanner() -> Any:
     )
 
 
+_DOCSTRING = int(LexemeKind.DOCSTRING)
+_NO_CUTS = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32))
+for _empty in _NO_CUTS:
+    _empty.flags.writeable = False  # shared by every file without cuts
+#: The ``<doc:NAME>`` ids of a tokenizer's index, per section code: ``id(index) -> (index,
+#: ids)`` (the index kept, so its id is never another's).
+_SECTION_IDS: dict[int, tuple[dict[str, int], np.ndarray]] = {}
+
+
+def _section_ids(index: dict[str, int]) -> np.ndarray:
+    entry = _SECTION_IDS.get(id(index))
+    if entry is None or entry[0] is not index:
+        ids = np.array([index[f"<doc:{name}>"] for name in SECTION_NAMES], np.int32)
+        if len(_SECTION_IDS) > 64:
+            _SECTION_IDS.clear()
+        entry = _SECTION_IDS[id(index)] = (index, ids)
+    return entry[1]
+
+
 def _doc_cuts(
     lexemes: Lexemes, index: dict[str, int], options: RouterOptions
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The ``<doc:NAME>`` markers of every docstring lexeme: (lexeme, char offset, id)."""
     if not options.doc_sections or options.drop_docstrings:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32)
+        return _NO_CUTS
+    docs = np.flatnonzero(lexemes.kinds == _DOCSTRING)
+    if not docs.size:
+        return _NO_CUTS
     text = lexemes.source_text
     starts = lexemes.char_starts
     ends = lexemes.char_ends
-    docs = np.flatnonzero(lexemes.kinds == LexemeKind.DOCSTRING)
     lex, off, code, rest = _section_scanner().find(text, docs, starts, ends)
-    ids = np.array([index[f"<doc:{name}>"] for name in SECTION_NAMES], np.int32)[code]
+    ids = _section_ids(index)[code]
     if rest.size:  # docstrings that are not ASCII: the Python scanner, merged in order
         more = [
             (i, at, index[f"<doc:{name}>"])
