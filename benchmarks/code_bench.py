@@ -23,7 +23,8 @@ On the same files of each language (from ``corpora/fetch_code.py``), measures:
 
 Every figure is one thread, files encoded one at a time (but for the ``encode_batch`` row:
 all files in one call on 2 threads), bytes of UTF-8 source per second of wall time (best of
-``--repeat`` runs).
+``--repeat`` rounds, each round running every case once, so the ratios hold on a shared
+machine whose speed drifts).
 
     python corpora/fetch_code.py /tmp/code_corpus --max-mb 6
     python benchmarks/code_bench.py /tmp/code_corpus --mb 2 --repeat 2
@@ -73,14 +74,29 @@ def each(fn: Callable[[str], object]) -> Callable[[list[str]], None]:
     return run
 
 
-def timed(fn: Callable[[list[str]], object], texts: list[str], repeat: int) -> float:
-    """Best wall time of ``fn`` on the list of texts."""
-    fn([texts[0][:2000]])  # warm caches
-    best = float("inf")
+def interleaved(
+    cases: dict[str, Callable[[list[str]], object]], texts: list[str], repeat: int
+) -> dict[str, float | str]:
+    """Best wall time of each case over ``repeat`` rounds, every case once per round (so a
+    slow spell of a shared machine hits every case alike, not one), or why it failed."""
+    best: dict[str, float | str] = {}
+    for name, fn in cases.items():
+        try:
+            fn([texts[0][:2000]])  # warm caches
+            best[name] = float("inf")
+        except Exception as e:  # noqa: BLE001 - a peer failing is a result too
+            best[name] = f"{type(e).__name__}: {str(e)[:60]}"
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn(texts)
-        best = min(best, time.perf_counter() - t0)
+        for name, fn in cases.items():
+            if isinstance(best[name], str):
+                continue
+            t0 = time.perf_counter()
+            try:
+                fn(texts)
+            except Exception as e:  # noqa: BLE001
+                best[name] = f"{type(e).__name__}: {str(e)[:60]}"
+                continue
+            best[name] = min(best[name], time.perf_counter() - t0)  # type: ignore[type-var]
     return best
 
 
@@ -197,12 +213,14 @@ def main(argv: list[str] | None = None) -> int:
             cases["codetok CodeTokenizer encode_batch, 2 threads"] = lambda ts, lang=lang: (
                 code_tok.encode_batch(ts, lang, num_threads=2)
             )
+        best = interleaved(cases, texts, args.repeat)
         parse_rate = 0.0
-        for name, fn in cases.items():
-            try:
-                rate = mb / timed(fn, texts, args.repeat)
-            except Exception as e:  # noqa: BLE001 - a peer failing is a result too
-                name, rate = f"{name} FAILED: {type(e).__name__}: {str(e)[:60]}", 0.0
+        for name in cases:
+            got = best[name]
+            if isinstance(got, str):  # a peer failing is a result too
+                name, rate = f"{name} FAILED: {got}", 0.0
+            else:
+                rate = mb / got
             parse_rate = parse_rate or rate
             rows.append((lang, name, mb, rate, rate / parse_rate if parse_rate else 0.0))
             print(f"{lang:<11} {name:<52} {mb:6.2f} MB {rate:8.2f} MB/s {rows[-1][4]:5.2f}x parse",
