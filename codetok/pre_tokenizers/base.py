@@ -4,6 +4,7 @@ NormalizedString into pieces, and the registry behind :func:`pre_tokenizer_from_
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from itertools import accumulate, compress
 from typing import Any
 
@@ -213,26 +214,40 @@ class _RegexSplit(PreTokenizer):
 
     def split_many(self, texts: list[str], anchors: list[Anchor]) -> tuple[list[str], list[Anchor]]:
         """:meth:`split` of many pieces; identity-aligned ones are cut as whole strings."""
-        out_texts: list[str] = []
-        out_anchors: list[Anchor] = []
         isolated = self._behavior == "isolated" and not self._invert
-        for text, anchor in zip(texts, anchors):
-            if type(anchor) is not int:
-                t, a = PreTokenizer.split_many(self, [text], [anchor])
-                out_texts.extend(t)
-                out_anchors.extend(a)
-                continue
-            if not text:
-                continue
+
+        def cut(text: str, anchor: int, out_texts: list[str], out_anchors: list[Anchor]) -> None:
             pieces = _tiling(self._regex, text) if isolated else None
             if pieces is not None:
                 out_texts.extend(pieces)
                 out_anchors.extend(_starts(pieces, anchor))
-                continue
+                return
             matches = [m.span() for m in self._regex.finditer(text)]
             spans = split_spans(len(text), matches, self._behavior, self._invert)
             _span_pieces(text, anchor, spans, out_texts, out_anchors)
-        return out_texts, out_anchors
+
+        return _split_each(self, texts, anchors, cut)
+
+
+def _split_each(
+    pre: PreTokenizer,
+    texts: list[str],
+    anchors: list[Anchor],
+    cut: Callable[[str, int, list[str], list[Anchor]], None],
+) -> tuple[list[str], list[Anchor]]:
+    """``split_many`` of ``pre`` that cuts each identity-aligned, non-empty piece as a whole
+    string with ``cut(text, anchor, out_texts, out_anchors)`` (appending its pieces and their
+    start positions); the other pieces go through :meth:`PreTokenizer.split`."""
+    out_texts: list[str] = []
+    out_anchors: list[Anchor] = []
+    for text, anchor in zip(texts, anchors):
+        if type(anchor) is not int:
+            t, a = PreTokenizer.split_many(pre, [text], [anchor])
+            out_texts.extend(t)
+            out_anchors.extend(a)
+        elif text:
+            cut(text, anchor, out_texts, out_anchors)
+    return out_texts, out_anchors
 
 
 def _split_many_on(
@@ -250,14 +265,9 @@ def _split_many_on(
     ``White_Space`` class used here except on U+001C..U+001F, so texts holding those
     take a ``finditer`` pass.
     """
-    out_texts: list[str] = []
-    out_anchors: list[Anchor] = []
-    for text, anchor in zip(texts, anchors):
-        if type(anchor) is not int:
-            t, a = PreTokenizer.split_many(pre, [text], [anchor])
-            out_texts.extend(t)
-            out_anchors.extend(a)
-        elif _ISSPACE_ONLY_RE.search(text) is None:
+
+    def cut(text: str, anchor: int, out_texts: list[str], out_anchors: list[Anchor]) -> None:
+        if _ISSPACE_ONLY_RE.search(text) is None:
             pieces = tiles.findall(text)
             starts = accumulate(map(len, pieces), initial=anchor)
             keep = list(map(operator.not_, map(str.isspace, pieces)))
@@ -266,7 +276,8 @@ def _split_many_on(
         else:
             spans = [m.span() for m in pattern.finditer(text)]
             _span_pieces(text, anchor, spans, out_texts, out_anchors)
-    return out_texts, out_anchors
+
+    return _split_each(pre, texts, anchors, cut)
 
 
 #: ``type`` -> class; the ``codetok.*`` pre-tokenizers of :mod:`codetok.text` are provided

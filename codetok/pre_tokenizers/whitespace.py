@@ -12,6 +12,8 @@ from .base import (
     Anchor,
     PreTokenizer,
     _cut,
+    _span_pieces,
+    _split_each,
     _split_many_on,
 )
 
@@ -38,18 +40,11 @@ class Whitespace(PreTokenizer):
 
     def split_many(self, texts: list[str], anchors: list[Anchor]) -> tuple[list[str], list[Anchor]]:
         """:meth:`split` of many pieces; identity-aligned ones are cut as whole strings."""
-        out_texts: list[str] = []
-        out_anchors: list[Anchor] = []
-        for text, anchor in zip(texts, anchors):
-            if type(anchor) is not int:
-                t, a = PreTokenizer.split_many(self, [text], [anchor])
-                out_texts.extend(t)
-                out_anchors.extend(a)
-            elif text:
-                spans = _word_spans(text)
-                out_texts.extend([text[s:e] for s, e in spans])
-                out_anchors.extend([anchor + s for s, _ in spans])
-        return out_texts, out_anchors
+        return _split_each(self, texts, anchors, _cut_words)
+
+
+def _cut_words(text: str, anchor: int, out_texts: list[str], out_anchors: list[Anchor]) -> None:
+    _span_pieces(text, anchor, _word_spans(text), out_texts, out_anchors)
 
 
 def _word_spans(text: str) -> list[Span]:
