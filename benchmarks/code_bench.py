@@ -5,6 +5,9 @@ On the same files of each language (from ``corpora/fetch_code.py``), measures:
 * ``tree-sitter parse``: the language's tree-sitter parser alone, through its Python
   bindings (``Parser.parse`` of the UTF-8 bytes): the floor every row pays; the ``vs parse``
   column is each row's speed over this one (issue target: the code tokenizer at >= 0.8);
+* ``floor``: that parse plus a full C ``TSTreeCursor`` walk of the same trees reading every
+  node's symbol and byte range (``_core.walk_report``; the walk's share of the parse time
+  is measured on codetok's own parse of each file): what no AST-aware tokenizer can beat;
 * ``codetok lex``: tree-sitter parse + codetok lexeme stream (:func:`codetok.code.lex`);
 * ``codetok CodeBERT``: ``input_ids`` alone (the GPT-2/RoBERTa BPE; annotations wait until
   read, so there is no parse), then with the annotations read (parse + lex + BPE +
@@ -21,8 +24,8 @@ On the same files of each language (from ``corpora/fetch_code.py``), measures:
 * plain byte-level BPE on the raw text: GPT-2 through codetok's ``Tokenizer`` and through
   HF ``tokenizers``.
 
-Every figure is one thread, files encoded one at a time (but for the ``encode_batch`` row:
-all files in one call on 2 threads), bytes of UTF-8 source per second of wall time (best of
+Every figure is one thread, files encoded one at a time (but for the ``encode_batch`` rows:
+all files in one call, on 1 and on 2 threads), bytes of UTF-8 source per second of wall time (best of
 ``--repeat`` rounds, each round running every case once, so the ratios hold on a shared
 machine whose speed drifts).
 
@@ -97,6 +100,31 @@ def interleaved(
                 best[name] = f"{type(e).__name__}: {str(e)[:60]}"
                 continue
             best[name] = min(best[name], time.perf_counter() - t0)  # type: ignore[type-var]
+    return best
+
+
+PARSE = "tree-sitter parse (Python bindings)"
+FLOOR = "floor: the parse + a full C cursor walk"
+
+
+def walk_floor(grammar, texts: list[str], repeat: int) -> float | None:  # noqa: ANN001
+    """A full C ``TSTreeCursor`` walk of each file's tree (every node's symbol and byte
+    range read), as a fraction of the parse time (best of ``repeat``); None without the
+    native extension."""
+    try:
+        from codetok.engine import native
+
+        walk = native.core().walk_report
+    except (ImportError, AttributeError):
+        return None
+    data = [t.encode() for t in texts]
+    best = None
+    for _ in range(max(1, repeat)):
+        parse = walked = 0.0
+        for d in data:
+            p, w, _nodes, _check = walk(grammar.capsule, d)
+            parse, walked = parse + p, walked + w
+        best = walked / parse if best is None else min(best, walked / parse)
     return best
 
 
@@ -186,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
         ts_parser = get_grammar(lang).parser()
         one: dict[str, Callable[[str], object]] = {
-            "tree-sitter parse (Python bindings)": lambda t, p=ts_parser: p.parse(t.encode()),
+            PARSE: lambda t, p=ts_parser: p.parse(t.encode()),
             "codetok lex (parse+lex)": lambda t, lang=lang: lex(t, lang),
             "codetok CodeBERT input_ids (BPE; no parse)": lambda t, lang=lang: (
                 cb(t, lang).input_ids
@@ -210,12 +238,20 @@ def main(argv: list[str] | None = None) -> int:
         one["plain BPE: HF tokenizers GPT-2 (raw text)"] = lambda t: hf_bpe.encode(t)
         cases = {name: each(fn) for name, fn in one.items()}
         if code_tok is not None:  # the whole list in one call
-            cases["codetok CodeTokenizer encode_batch, 2 threads"] = lambda ts, lang=lang: (
-                code_tok.encode_batch(ts, lang, num_threads=2)
-            )
+            for threads in (1, 2):
+                cases[f"codetok CodeTokenizer encode_batch, {threads} thread(s)"] = (
+                    lambda ts, lang=lang, threads=threads: code_tok.encode_batch(
+                        ts, lang, num_threads=threads
+                    )
+                )
         best = interleaved(cases, texts, args.repeat)
+        floor = walk_floor(get_grammar(lang), texts, args.repeat)
+        if floor is not None and not isinstance(best[PARSE], str):
+            # tree-sitter's own parse plus a full C cursor walk of its tree: the floor of
+            # any AST-aware front end (the walk's share measured on the same trees)
+            best = {PARSE: best[PARSE], FLOOR: best[PARSE] * (1 + floor), **best}
         parse_rate = 0.0
-        for name in cases:
+        for name in best:
             got = best[name]
             if isinstance(got, str):  # a peer failing is a result too
                 name, rate = f"{name} FAILED: {got}", 0.0

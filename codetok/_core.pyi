@@ -377,6 +377,30 @@ class LexPlan:
     ) -> tuple[Any, ...]:
         """Lex one file: the 10 lexeme columns and has_error."""
 
+class CodeEncoder:
+    """One language's whole code encode, parse to ids (codetok/code/fused.py builds it)."""
+
+    def __init__(
+        self,
+        plan: LexPlan,
+        language: Any,
+        router: CodeRouter,
+        sections: Any | None,
+        section_ids: list[int],
+        section_fallback: Any | None,
+        split: Any,
+    ) -> None: ...
+
+def encode_code_files(files: list[tuple[Any, ...]], threads: int = 1) -> list[Any]:
+    """Encode files ``(encoder, data, base, text, from_bytes, seconds, max_bytes)`` on up to
+    ``threads`` native threads: per file the 10 lexeme columns (lines and cols None),
+    has_error, ids and each id's lexeme; or the exception a failed file raises (None:
+    skipped after one)."""
+
+def walk_report(language: Any, data: bytes) -> tuple[float, float, int, int]:
+    """Parse, then walk the whole tree with a cursor reading each node's symbol and byte
+    range: (parse seconds, walk seconds, nodes, checksum). For benchmarks."""
+
 class CodeRouter:
     """The code tokenizer's native router (codetok/code/routing/native.py builds it)."""
 

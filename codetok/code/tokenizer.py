@@ -43,7 +43,8 @@ from .encoding import CodeEncoding, token_positions
 from .front.budget import DEFAULT_BUDGET, ParseBudget
 from .front.languages import CORE_LANGUAGES
 from .front.lexemes import Lexemes
-from .front.lexer import char_to_byte, lex
+from .front.lexer import Prepared, char_to_byte, lex, lex_prepared, prepare
+from .fused import compile_encoder, encode_files
 from .routing.channels import Channel
 from .routing.native import compile_router, run_router, run_router_ids
 from .routing.pieces import DIGIT_POLICIES, PieceSplitter
@@ -330,7 +331,7 @@ class CodeTokenizer:
         >>> tok.encode("x = 1  # c\\n", "python", drop_comments=True).lossless
         False
         """
-        lexemes = lex(source, language, path=path, budget=self.parse_budget)
+        src = prepare(source, language, path=path, budget=self.parse_budget)
         opts = self._options(
             {
                 "drop_comments": drop_comments,
@@ -338,7 +339,10 @@ class CodeTokenizer:
                 "normalize_whitespace": normalize_whitespace,
             }
         )
-        return self._encode_lexemes(lexemes, opts)
+        encoder = self._encoder(src.grammar, opts)
+        if encoder is None:
+            return self._encode_lexemes(lex_prepared(src), opts)
+        return self._fused_encoding(src, encode_files([(encoder, src)])[0])
 
     def encode_batch(
         self,
@@ -354,8 +358,9 @@ class CodeTokenizer:
     ) -> list[CodeEncoding]:
         """Encode many sources, as :meth:`encode` does each, on several threads.
 
-        The native parse, tree walk and router run without the GIL, so files overlap on
-        ``num_threads`` threads (the rest of a file's work takes turns on the GIL).
+        Each file's parse, tree walk, routing and subwords run in one native call, the files
+        on ``num_threads`` native threads with the GIL released (Python then only wraps each
+        result in its :class:`CodeEncoding`).
 
         Args:
             sources: the code of each file, str or bytes.
@@ -392,14 +397,37 @@ class CodeTokenizer:
             }
         )
 
+        srcs = [
+            prepare(s, language, path=p, budget=self.parse_budget)
+            for s, p in zip(sources, where, strict=True)
+        ]
+        encoders = [self._encoder(src.grammar, opts) for src in srcs]
+        if all(e is not None for e in encoders):  # every file in native threads
+            results = encode_files(list(zip(encoders, srcs, strict=True)), threads)
+            return [self._fused_encoding(s, r) for s, r in zip(srcs, results, strict=True)]
+
         def one(k: int) -> CodeEncoding:
-            lexemes = lex(sources[k], language, path=where[k], budget=self.parse_budget)
-            return self._encode_lexemes(lexemes, opts)
+            return self._encode_lexemes(lex_prepared(srcs[k]), opts)
 
         if threads == 1 or len(sources) < 2:
             return [one(k) for k in range(len(sources))]
         with ThreadPoolExecutor(max_workers=min(threads, len(sources))) as pool:
             return list(pool.map(one, range(len(sources))))
+
+    def _encoder(self, grammar: Any, opts: RouterOptions) -> Any | None:
+        """The native encoder of ``grammar`` and ``opts`` (built once), or None when the
+        lexer and router run as separate calls (see :mod:`codetok.code.fused`)."""
+        key = ("fused", grammar.name, opts, *_plan.switches())
+        if key not in self._routers:
+            router = self._router(grammar.name, opts)
+            self._routers[key] = compile_encoder(grammar, router, self._index, opts)
+        return self._routers[key]
+
+    def _fused_encoding(self, src: Prepared, result: tuple[Any, ...]) -> CodeEncoding:
+        """The lazy encoding of one result of :func:`~codetok.code.fused.encode_files`."""
+        *columns, has_error, ids, lexeme_indices = result
+        lexemes = src.lexemes(columns, has_error)
+        return self._encoding(lexemes, ids, lexeme_indices, None, None, None, True)
 
     def _router(self, language: str, opts: RouterOptions) -> Any:
         """The native router for ``language`` and ``opts`` (built once), or why the Python

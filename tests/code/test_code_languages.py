@@ -38,6 +38,7 @@ def _restore_registry() -> Iterator[None]:
     languages._grammars.update(grammars)
     languages._alias_map.clear()
     languages._alias_map.update(aliases)
+    languages._by_spelling.clear()
 
 
 def test_core_languages_available() -> None:

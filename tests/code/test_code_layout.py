@@ -26,7 +26,13 @@ import pytest
 CODE = Path(__file__).resolve().parents[2] / "codetok" / "code"
 PACKAGE = "codetok.code"
 LAYERS = ("front", "routing", "core", "applications")
-CORE = {PACKAGE, f"{PACKAGE}.tokenizer", f"{PACKAGE}.encoding", f"{PACKAGE}.training"}
+CORE = {
+    PACKAGE,
+    f"{PACKAGE}.tokenizer",
+    f"{PACKAGE}.encoding",
+    f"{PACKAGE}.training",
+    f"{PACKAGE}.fused",
+}
 
 
 class Edge(NamedTuple):

@@ -19,7 +19,9 @@ batch:
   "Bad input").
 - ``code:str`` / ``code:bytes``: ``CodeTokenizer.default()`` on mutated real code gives the
   source back (``decode``; ``as_bytes``/``from_bytes`` for bytes) and the same encodings
-  with the native router, the Python router and the pure-Python kernels.
+  with the native router (one call per file), the Python router and the pure-Python
+  kernels; the native encoding's lazy annotations equal the same lexemes' annotations
+  worked out at once (the native router's full output).
 - ``parse:<language>`` (tests/fuzz/fuzz_parse.py): pathological parse inputs encode losslessly
   or stop with a ``ParseLimitError`` naming the path and the limit.
 - ``thread:<kind>`` (tests/fuzz/fuzz_threads.py): threads encoding while another changes the
@@ -509,6 +511,15 @@ class Harness:
                         found.setdefault(i, (i, "error", f"{engine}: encode raised {_describe(e)}"))
                         continue
                     got.append(code_state(enc))
+                    if engine == "native":  # annotations worked out lazily = eagerly
+                        try:
+                            eager = _eager_code_state(tok, enc, c.drop_comments)
+                        except Exception as e:  # noqa: BLE001
+                            found.setdefault(i, (i, "error", f"eager encode raised {_describe(e)}"))
+                            continue
+                        if eager is not None and eager != got[-1]:
+                            diff = _first_difference(eager, got[-1], CODE_FIELDS)
+                            found.setdefault(i, (i, "mismatch", f"lazy != eager: {diff}"))
                     if engine == "native" and not c.drop_comments:
                         try:
                             loss = _code_loss(tok, c.source, enc)
@@ -550,6 +561,22 @@ class Harness:
                     diff = _first_difference(single[i], state, CODE_FIELDS)
                     out[i] = (i, "mismatch", f"encode_batch(num_threads=2) != encode: {diff}")
         return out
+
+
+def _eager_code_state(tok: Any, enc: Any, drop_comments: bool) -> tuple | None:
+    """The state of ``enc``'s lexemes encoded with every annotation worked out at once
+    (the native router's full output), or None when the native router does not run."""
+    from codetok.code.routing.native import run_router
+
+    opts = tok._options({"drop_comments": drop_comments or None})
+    router = tok._router(enc.lexemes.language, opts)
+    if isinstance(router, str):
+        return None
+    r = run_router(router, enc.lexemes, tok._index, opts)
+    eager = tok._encoding(
+        enc.lexemes, r.ids, r.lexeme_indices, r.spans, r.byte_spans, r.lines, opts.lossless
+    )
+    return code_state(eager)
 
 
 def _code_loss(tok: Any, source: str | bytes, enc: Any) -> str | None:

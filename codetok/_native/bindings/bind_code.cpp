@@ -3,12 +3,14 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
 #include "bindings/bind_bpe.hpp"
 #include "bindings/bind_common.hpp"
 #include "code/code_columns.hpp"
+#include "code/code_encoder.hpp"
 #include "code/code_lexer.hpp"
 #include "code/code_router.hpp"
 #include "code/doc_sections.hpp"
@@ -432,6 +434,39 @@ int ask_text_kind(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan
 int ask_is_doc(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::is_doc, s, n); }
 int ask_blank(void* ctx, const char* s, size_t n) { return ask(ctx, &LexPlan::blank, s, n); }
 
+// The 10 lexeme columns (kinds, node_types, parent_types, byte starts, byte ends, char
+// starts, char ends, lines, cols, flags) of ``c`` as arrays, taking its buffers; when the
+// lexemes tile the source (always, see ``Lexemes.check``) the starts have n + 1 entries
+// and the ends are None; lines and cols are None when ``c`` was built without them.
+py::list column_list(codetok::code::LexColumns& c, size_t total_bytes, size_t total_chars) {
+    const size_t n = c.kinds.size();
+    py::object bs, be, cs, ce;
+    if (c.tile(static_cast<int64_t>(total_bytes), static_cast<int64_t>(total_chars))) {
+        bs = move_to_array(std::move(c.bs), n + 1, 1);
+        cs = move_to_array(std::move(c.cs), n + 1, 1);
+        be = ce = py::none();
+    } else {
+        bs = move_to_array(std::move(c.bs), n, 1);
+        be = move_to_array(std::move(c.be), n, 1);
+        cs = move_to_array(std::move(c.cs), n, 1);
+        ce = move_to_array(std::move(c.ce), n, 1);
+    }
+    py::list out;
+    out.append(move_to_array(std::move(c.kinds), n, 1));
+    out.append(move_to_array(std::move(c.types), n, 1));
+    out.append(move_to_array(std::move(c.parents), n, 1));
+    for (const py::object& col : {bs, be, cs, ce}) out.append(col);
+    if (c.with_lines) {
+        out.append(move_to_array(std::move(c.lines), n, 1));
+        out.append(move_to_array(std::move(c.cols), n, 1));
+    } else {  // left to ``Lexemes.lines``
+        out.append(py::none());
+        out.append(py::none());
+    }
+    out.append(move_to_array(std::move(c.flags), n, 1));
+    return out;
+}
+
 // Lex one file: parse ``data[base:]``, walk, build the columns. ``text``: the source as
 // char spans index it. Returns the 10 columns (kinds, node_types, parent_types, byte
 // starts, byte ends, char starts, char ends, lines, cols, flags) and has_error; when the
@@ -462,36 +497,154 @@ py::tuple lex_file(LexPlan& plan, const py::capsule& language, const py::bytes& 
     if (!built) throw py::error_already_set();
     const bool has_error = walked.has_error;
     walked = codetok::code::WalkResult();
-    const size_t n = c.kinds.size();
-    // Lexemes tile the source, so each end is the next start: the starts then come as one
-    // (n + 1) array whose two views are starts and ends, and ends as None.
-    const auto tiles = [n](const std::vector<int64_t>& s, const std::vector<int64_t>& e,
-                           int64_t last) {
-        for (size_t i = 0; i + 1 < n; ++i)
-            if (e[i] != s[i + 1]) return false;
-        return n == 0 || e[n - 1] == last;
-    };
-    py::object bs, be, cs, ce;
-    if (tiles(c.bs, c.be, static_cast<int64_t>(in.size)) &&
-        tiles(c.cs, c.ce, static_cast<int64_t>(v.n))) {
-        c.be = {};
-        c.ce = {};
-        c.bs.push_back(static_cast<int64_t>(in.size));
-        c.cs.push_back(static_cast<int64_t>(v.n));
-        bs = move_to_array(std::move(c.bs), n + 1, 1);
-        cs = move_to_array(std::move(c.cs), n + 1, 1);
-        be = ce = py::none();
-    } else {
-        bs = move_to_array(std::move(c.bs), n, 1);
-        be = move_to_array(std::move(c.be), n, 1);
-        cs = move_to_array(std::move(c.cs), n, 1);
-        ce = move_to_array(std::move(c.ce), n, 1);
+    py::list out = column_list(c, in.size, v.n);
+    out.append(py::bool_(has_error));
+    return py::tuple(out);
+}
+
+// ``(section words...)`` headers of a docstring that is not ASCII, by the Python scanner
+// ``fn(text) -> [(offset, reserved id), ...]`` (called without the GIL held).
+bool python_sections(void* ctx, const Cp* s, size_t n,
+                     std::vector<std::pair<int64_t, int32_t>>& out) {
+    py::gil_scoped_acquire gil;
+    PyObject* text = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, s, static_cast<Py_ssize_t>(n));
+    if (text == nullptr) return false;
+    PyObject* got = PyObject_CallOneArg(static_cast<PyObject*>(ctx), text);
+    Py_DECREF(text);
+    if (got == nullptr) return false;
+    try {
+        for (py::handle item : py::reinterpret_steal<py::object>(got)) {
+            const auto pair = item.cast<std::pair<int64_t, int32_t>>();
+            if (pair.first < 0 || static_cast<size_t>(pair.first) > n)
+                throw py::value_error("a section header must lie inside its docstring");
+            out.push_back(pair);
+        }
+    } catch (py::error_already_set& e) {
+        e.restore();
+        return false;
+    } catch (py::builtin_exception& e) {
+        e.set_error();
+        return false;
     }
-    return py::make_tuple(
-        move_to_array(std::move(c.kinds), n, 1), move_to_array(std::move(c.types), n, 1),
-        move_to_array(std::move(c.parents), n, 1), bs, be, cs, ce,
-        move_to_array(std::move(c.lines), n, 1), move_to_array(std::move(c.cols), n, 1),
-        move_to_array(std::move(c.flags), n, 1), has_error);
+    return true;
+}
+
+// One language's whole encode (code_encoder.hpp) and the Python objects it reads.
+struct CodeEncoder {
+    py::object plan_obj, language, router_obj, sections_obj, section_fallback, split;
+    const TSLanguage* ts_language = nullptr;
+    codetok::code::EncodePlan plan;
+};
+
+// A Python error taken from the thread it was raised in, for another to raise.
+struct HeldError {
+    PyObject *type = nullptr, *value = nullptr, *trace = nullptr;
+};
+
+// One file's job, its Python inputs checked (they stay alive: the caller's list holds them).
+codetok::code::EncodeJob job_of(const py::handle& item) {
+    const py::tuple t = py::reinterpret_borrow<py::tuple>(item);
+    if (!py::isinstance<py::tuple>(item) || t.size() != 7)
+        throw py::value_error("a file is (encoder, data, base, text, from_bytes, seconds, max_bytes)");
+    const CodeEncoder& enc = t[0].cast<const CodeEncoder&>();
+    const ParseInput in = parse_input(py::reinterpret_borrow<py::capsule>(enc.language),
+                                      t[1].cast<py::bytes>(), t[2].cast<size_t>());
+    const StrView v = str_view(t[3].ptr());
+    codetok::code::EncodeJob job;
+    job.plan = &enc.plan;
+    job.language = in.language;
+    job.data = in.data;
+    job.size = in.size;
+    job.base = t[2].cast<size_t>();
+    job.text = codetok::code::TextView{v.kind, v.data, v.n, t[4].cast<bool>()};
+    job.limits = parse_limits(t[5].cast<double>(), t[6].cast<uint64_t>());
+    return job;
+}
+
+// What a file that was not encoded raises (not raised here).
+py::object error_of(const codetok::code::EncodeOutput& out, HeldError& held) {
+    using codetok::code::EncodeStatus;
+    using codetok::code::ParseStatus;
+    if (out.status == EncodeStatus::no_tree) {
+        const auto& r = out.report;
+        if (r.status == ParseStatus::over_time || r.status == ParseStatus::over_memory)
+            return py::reinterpret_steal<py::object>(PyObject_CallFunction(
+                g_parse_stopped, "sKdK", r.status == ParseStatus::over_time ? "time" : "memory",
+                static_cast<unsigned long long>(r.offset), r.seconds,
+                static_cast<unsigned long long>(r.peak_bytes)));
+    }
+    const auto raised = [](PyObject* type, const char* message) {
+        PyObject* e = PyObject_CallFunction(type, "s", message);
+        if (e == nullptr) throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(e);
+    };
+    if (out.status == EncodeStatus::no_tree) return raised(PyExc_ValueError, kNoParse);
+    if (!out.error.empty()) return raised(PyExc_RuntimeError, out.error.c_str());
+    if (held.type == nullptr) return raised(PyExc_RuntimeError, "a code encode callback failed");
+    PyErr_NormalizeException(&held.type, &held.value, &held.trace);
+    if (held.trace != nullptr) PyException_SetTraceback(held.value, held.trace);
+    py::object value = py::reinterpret_steal<py::object>(held.value);
+    Py_XDECREF(held.type);
+    Py_XDECREF(held.trace);
+    held = HeldError{};
+    return value;
+}
+
+// Encode the files of ``files`` (see ``job_of``) on up to ``threads`` threads: per file, the
+// 10 lexeme columns (as ``lex``), has_error, the ids and each id's lexeme (int64), or, for a
+// file that failed, the exception it raises (None for a file skipped after one failed).
+py::list encode_code_files(const py::list& files, size_t threads) {
+    using codetok::code::EncodeStatus;
+    std::vector<codetok::code::EncodeJob> jobs;
+    jobs.reserve(files.size());
+    for (py::handle f : files) jobs.push_back(job_of(f));
+    const size_t count = jobs.size();
+    std::vector<codetok::code::EncodeOutput> outs(count);
+    std::vector<HeldError> held(count);
+    {
+        py::gil_scoped_release nogil;
+        // Each worker thread holds an interpreter state for its whole run, so an error a
+        // callback raises stays in it until ``failed`` takes it.
+        thread_local PyGILState_STATE state;
+        thread_local PyThreadState* saved = nullptr;
+        codetok::code::encode_files(
+            jobs.data(), count, threads, outs.data(),
+            [] {
+                state = PyGILState_Ensure();
+                saved = PyEval_SaveThread();
+            },
+            [] {
+                PyEval_RestoreThread(saved);
+                PyGILState_Release(state);
+            },
+            [&held](size_t k) {
+                py::gil_scoped_acquire gil;
+                PyErr_Fetch(&held[k].type, &held[k].value, &held[k].trace);
+            });
+    }
+    py::list result(count);
+    for (size_t k = 0; k < count; ++k) {
+        codetok::code::EncodeOutput& out = outs[k];
+        if (out.status == EncodeStatus::skipped) {
+            result[k] = py::none();
+        } else if (out.status != EncodeStatus::ok) {
+            result[k] = error_of(out, held[k]);
+        } else {
+            const StrView v = str_view(py::reinterpret_borrow<py::tuple>(files[k])[3].ptr());
+            py::list cols = column_list(out.columns, jobs[k].size, v.n);
+            cols.append(py::bool_(out.has_error));
+            cols.append(chunked_to_array(out.routed.lean_ids));
+            cols.append(chunked_to_array(out.routed.lean_lex));
+            result[k] = py::tuple(cols);
+        }
+        out = codetok::code::EncodeOutput();
+    }
+    for (HeldError& h : held) {  // errors of files a later failure left unreported
+        Py_XDECREF(h.type);
+        Py_XDECREF(h.value);
+        Py_XDECREF(h.trace);
+    }
+    return result;
 }
 #endif
 
@@ -525,6 +678,46 @@ void bind_code(py::module_& m) {
              py::arg("max_bytes") = 0,
              "Lex one file (the parse within ``seconds`` and ``max_bytes`` of parser memory; "
              "0: no limit): the 10 lexeme columns and has_error; ParseStopped past a limit.");
+    py::class_<CodeEncoder>(m, "CodeEncoder")
+        .def(py::init([](py::object plan, py::object language, py::object router,
+                         py::object sections, const std::vector<int32_t>& section_ids,
+                         py::object section_fallback, py::object split) {
+                 auto enc = std::make_unique<CodeEncoder>();
+                 LexPlan& lp = plan.cast<LexPlan&>();
+                 enc->ts_language = parse_input(language.cast<py::capsule>(), py::bytes(), 0).language;
+                 codetok::code::EncodePlan& p = enc->plan;
+                 p.walk = &lp.walk;
+                 p.columns = &lp.columns;
+                 p.callbacks = codetok::code::ColumnCallbacks{&lp, ask_text_kind, ask_is_doc, ask_blank};
+                 p.router = &router.cast<const CodeRouter&>();
+                 p.split = python_split;
+                 p.split_ctx = split.ptr();
+                 if (!sections.is_none()) {
+                     p.sections = &sections.cast<const codetok::code::DocSections&>();
+                     p.section_ids = section_ids;
+                     if (!PyCallable_Check(section_fallback.ptr()))
+                         throw py::type_error("section_fallback must be callable");
+                     p.section_fallback = python_sections;
+                     p.section_ctx = section_fallback.ptr();
+                 }
+                 enc->plan_obj = std::move(plan);
+                 enc->language = std::move(language);
+                 enc->router_obj = std::move(router);
+                 enc->sections_obj = std::move(sections);
+                 enc->section_fallback = std::move(section_fallback);
+                 enc->split = std::move(split);
+                 return enc;
+             }),
+             py::arg("plan"), py::arg("language"), py::arg("router"), py::arg("sections"),
+             py::arg("section_ids"), py::arg("section_fallback"), py::arg("split"),
+             "One language's whole encode: the lexer plan, the grammar's language capsule, "
+             "the router, the docstring section scanner (None: no sections), the reserved "
+             "id of each section code, the Python scanner of docstrings that are not ASCII "
+             "and the Python splitter of identifiers that are not.");
+    m.def("encode_code_files", &encode_code_files, py::arg("files"), py::arg("threads") = 1,
+          "Encode files ``(encoder, data, base, text, from_bytes, seconds, max_bytes)`` on up "
+          "to ``threads`` threads: per file the 10 lexeme columns, has_error, ids and each "
+          "id's lexeme, or the exception a failed file raises (None: skipped after one).");
     m.def("error_bytes",
           [](const py::capsule& language, const py::bytes& data, double seconds,
              uint64_t max_bytes) {
@@ -568,6 +761,47 @@ void bind_code(py::module_& m) {
           "Parse ``data`` alone, as the lexer does (within ``seconds`` and ``max_bytes``), "
           "and say how it went: (status, seconds, peak bytes of its arena, offset reached); "
           "status is 'ok', 'no_language', 'time' or 'memory'. For benchmarks and budgets.");
+    m.def("walk_report",
+          [](const py::capsule& language, const py::bytes& data) {
+              const ParseInput in = parse_input(language, data, 0);
+              codetok::code::ParseReport report;
+              double walk_seconds = 0;
+              uint64_t nodes = 0, checksum = 0;
+              {
+                  py::gil_scoped_release nogil;
+                  codetok::code::ParseArena arena;
+                  codetok::code::ArenaScope scope(arena);
+                  TSTree* tree = arena.parse(in.language, in.data,
+                                             static_cast<uint32_t>(in.size),
+                                             codetok::code::ParseLimits{}, report);
+                  if (tree != nullptr) {
+                      const auto t0 = std::chrono::steady_clock::now();
+                      TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
+                      for (bool more = true; more;) {
+                          const TSNode node = ts_tree_cursor_current_node(&c);
+                          ++nodes;
+                          checksum += ts_node_start_byte(node) + ts_node_end_byte(node) +
+                                      ts_node_symbol(node);
+                          if (ts_tree_cursor_goto_first_child(&c)) continue;
+                          while (!ts_tree_cursor_goto_next_sibling(&c))
+                              if (!ts_tree_cursor_goto_parent(&c)) {
+                                  more = false;
+                                  break;
+                              }
+                      }
+                      ts_tree_cursor_delete(&c);
+                      walk_seconds = std::chrono::duration<double>(
+                                         std::chrono::steady_clock::now() - t0)
+                                         .count();
+                  }
+              }
+              if (report.status != codetok::code::ParseStatus::ok) parse_failed(report);
+              return py::make_tuple(report.seconds, walk_seconds, nodes, checksum);
+          },
+          py::arg("language"), py::arg("data"),
+          "Parse ``data`` as the lexer does, then walk the whole tree with a cursor, reading "
+          "every node's symbol and byte range and nothing else (the floor of any tree walk): "
+          "(parse seconds, walk seconds, nodes, checksum of what was read). For benchmarks.");
     g_parse_stopped = PyErr_NewException("codetok._core.ParseStopped", PyExc_RuntimeError, nullptr);
     if (g_parse_stopped == nullptr) throw py::error_already_set();
     m.add_object("ParseStopped", py::reinterpret_borrow<py::object>(g_parse_stopped));

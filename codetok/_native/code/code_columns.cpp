@@ -43,7 +43,7 @@ class Builder {
         // The walk's records (string runs merged by the walk), then the bytes after the
         // root node as a gap. Record ``i`` ends where ``i + 1`` starts, the last at ``end``.
         const int64_t body_n = static_cast<int64_t>(total_ - base_);
-        std::vector<Rec>& recs = w.records;
+        auto& recs = w.records;
         const int64_t covered = recs.empty() ? 0 : w.end;
         int64_t end = covered;
         if (body_n > covered) {
@@ -304,8 +304,16 @@ template <class Start, class End, class LineChar>
 void fill_positions(const char* data, size_t total, LexColumns& c, Start&& start, End&& end,
                     LineChar&& line_char) {
     const size_t n = c.bs.size();
+    c.cs.reserve(n + 1);  // one more for ``tile``
     c.cs.resize(n);
     c.ce.resize(n);
+    if (!c.with_lines) {  // lines and columns left to the reader (``Lexemes.lines``)
+        for (size_t i = 0; i < n; ++i) {
+            c.cs[i] = start(c.bs[i]);
+            c.ce[i] = end(c.be[i]);
+        }
+        return;
+    }
     c.lines.resize(n);
     c.cols.resize(n);
     int64_t line = 0, line_start = 0, scanned = 0;

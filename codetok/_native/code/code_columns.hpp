@@ -60,13 +60,39 @@ struct LexColumns {
     std::vector<uint8_t> kinds, flags;
     std::vector<uint16_t> types, parents;
     std::vector<int64_t> bs, be, cs, ce, lines, cols;
+    // Lexemes tile the source (always, see ``Lexemes.check``), so each end is the next
+    // start: once ``tile`` found so, ``bs`` and ``cs`` hold n + 1 bounds and the ends are
+    // freed (lexeme i is bs[i]:bs[i + 1]).
+    bool tiled = false;
+    // Whether ``build_columns`` works out ``lines`` and ``cols`` (else they stay empty).
+    bool with_lines = true;
+
+    // Make the columns tiled when the lexemes tile ``total_bytes`` bytes and
+    // ``total_chars`` chars; whether they are.
+    bool tile(int64_t total_bytes, int64_t total_chars) {
+        if (tiled) return true;
+        const size_t n = kinds.size();
+        const auto tiles = [n](const std::vector<int64_t>& s, const std::vector<int64_t>& e,
+                               int64_t last) {
+            for (size_t i = 0; i + 1 < n; ++i)
+                if (e[i] != s[i + 1]) return false;
+            return n == 0 || e[n - 1] == last;
+        };
+        if (!tiles(bs, be, total_bytes) || !tiles(cs, ce, total_chars)) return false;
+        be = {};
+        ce = {};
+        bs.push_back(total_bytes);
+        cs.push_back(total_chars);
+        tiled = true;
+        return true;
+    }
 
     void reserve(size_t n) {
         kinds.reserve(n);
         types.reserve(n);
         parents.reserve(n);
         flags.reserve(n);
-        bs.reserve(n);
+        bs.reserve(n + 1);  // one more for ``tile``
         be.reserve(n);
     }
     // One lexeme, before positions (cs, ce, lines, cols) are worked out.

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "code/mapped.hpp"
 #include "code/parse_arena.hpp"
 
 namespace codetok {
@@ -61,7 +62,7 @@ struct WalkRecord {
 };
 
 struct WalkResult {
-    std::vector<WalkRecord> records;
+    std::vector<WalkRecord, MappedAllocator<WalkRecord>> records;
     int64_t end = 0;               // where the last record ends
     std::vector<int64_t> blocks;   // 4 per block
     int64_t root_kid = 0;

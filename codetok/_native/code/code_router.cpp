@@ -29,6 +29,27 @@ CodeRouter::CodeRouter(RouterSpec spec, IdentifierRules rules, std::vector<uint8
       channels_{std::move(code), std::move(comment)} {
     classes_.resize(0x110000, 0);
     table_.flags = classes_.data();
+    size_t slots = 16;
+    while (slots < 2 * spec_.keywords.size()) slots *= 2;
+    ascii_keywords_.resize(slots);
+    for (const auto& [word, id] : spec_.keywords) {
+        bool ascii = !word.empty() && word.size() <= kKeywordChars;
+        for (char32_t c : word) ascii = ascii && c < 0x80;
+        if (!ascii) continue;  // found in ``spec_.keywords`` alone
+        AsciiKeyword k;
+        for (size_t i = 0; i < word.size(); ++i) k.text[i] = static_cast<char>(word[i]);
+        k.size = static_cast<uint8_t>(word.size());
+        k.id = id;
+        size_t at = keyword_hash(k.text, k.size) & (slots - 1);
+        while (ascii_keywords_[at].size != 0) at = (at + 1) & (slots - 1);
+        ascii_keywords_[at] = k;
+    }
+}
+
+size_t CodeRouter::keyword_hash(const char* s, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(s[i])) * 0x100000001b3ull;
+    return static_cast<size_t>(h ^ (h >> 29));
 }
 
 template <class CharT>
@@ -51,7 +72,7 @@ struct CodeRouter::Call {
     void reserved(int32_t id, int64_t a, int64_t b) {
         if (out.lean) {
             out.lean_ids.push_back(id);
-            out.lean_lex.push_back(lex);
+            out.lean_lex.push_back(static_cast<int32_t>(lex));
             return;
         }
         const size_t u = unit(a, b);
@@ -110,7 +131,7 @@ struct CodeRouter::Call {
     void emit(const int32_t* ids, size_t count, int64_t u) {
         if (out.lean) {
             out.lean_ids.append(ids, count);
-            out.lean_lex.append_n(count, lex);
+            out.lean_lex.append_n(count, static_cast<int32_t>(lex));
             return;
         }
         out.ids.insert(out.ids.end(), ids, ids + count);
@@ -163,6 +184,24 @@ struct CodeRouter::Call {
 template <class CharT>
 int32_t CodeRouter::keyword_id(const CharT* text, size_t s, size_t e) const {
     if (spec_.keywords.empty()) return -1;
+    const size_t n = e - s;
+    if (n != 0 && n <= kKeywordChars) {
+        char word[kKeywordChars];
+        bool ascii = true;
+        for (size_t i = 0; i < n; ++i) {
+            ascii = ascii && text[s + i] < 0x80;
+            word[i] = static_cast<char>(text[s + i]);
+        }
+        if (ascii) {
+            const size_t mask = ascii_keywords_.size() - 1;
+            for (size_t at = keyword_hash(word, n) & mask;; at = (at + 1) & mask) {
+                const AsciiKeyword& k = ascii_keywords_[at];
+                if (k.size == 0) break;
+                if (k.size == n && std::memcmp(k.text, word, n) == 0) return k.id;
+            }
+            return -1;  // no other keyword is short ASCII
+        }
+    }
     const auto kw = spec_.keywords.find(std::u32string(text + s, text + e));
     return kw == spec_.keywords.end() ? -1 : kw->second;
 }
@@ -224,6 +263,8 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
     if (out.count[0] == nullptr && (!channels_[0].kernel || !channels_[1].kernel))
         throw std::logic_error("this router only counts: it has no subword models");
     if (out.count[0] != nullptr && out.count[1] == nullptr) out.count[1] = out.count[0];
+    if (out.lean && lx.count > static_cast<size_t>(INT32_MAX))
+        throw std::length_error("a file of over 2^31 lexemes is more than the router indexes");
     std::unique_ptr<Scratch> scratch = scratch_.take();
     Scratch& w = *scratch;
     Call<CharT> call{*this, text, from_bytes, w, out};

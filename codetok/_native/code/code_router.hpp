@@ -82,7 +82,7 @@ struct CodeRouted {
     // of the ids when they are read). Else the fields below.
     bool lean = false;
     Chunked<int32_t> lean_ids;
-    Chunked<int64_t> lean_lex;
+    Chunked<int32_t> lean_lex;  // lexeme indices (a file is under 4 GiB)
     std::vector<int64_t> unit_start, unit_end, unit_lex;
     std::vector<int32_t> ids;
     std::vector<int64_t> tok_unit;
@@ -117,6 +117,16 @@ class CodeRouter {
   private:
     template <class CharT>
     int32_t keyword_id(const CharT* text, size_t s, size_t e) const;
+    // The keywords of ``spec_`` that are short ASCII, in an open-addressed table probed
+    // without building a key (most lexemes the router asks about are such words).
+    static constexpr size_t kKeywordChars = 27;
+    struct AsciiKeyword {
+        char text[kKeywordChars];
+        uint8_t size = 0;  // 0: an empty slot
+        int32_t id = -1;
+    };
+    static size_t keyword_hash(const char* s, size_t n);
+    std::vector<AsciiKeyword> ascii_keywords_;  // a power of two, at most half full
     template <class CharT>
     bool folds_into(const CharT* text, size_t n, const LexemeView& lx, size_t j) const;
     // Reference: ``CodeTokenizer._annotate``: each token's lexeme, spans and line.

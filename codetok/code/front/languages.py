@@ -116,6 +116,8 @@ def load_grammar(path: str | os.PathLike[str] | None = None, *, text: str | None
 
 _lock = threading.RLock()
 _grammars: dict[str, Grammar] = {}
+#: ``get_grammar``'s answers by the spelling asked for (emptied when a grammar is registered).
+_by_spelling: dict[str, Grammar] = {}
 _specs: dict[str, tuple[str, dict[str, Any]]] | None = None  # name -> (origin, toml mapping)
 _alias_map: dict[str, str] = {}
 
@@ -197,6 +199,7 @@ def register_grammar(grammar: Grammar) -> None:
     with _lock:
         _packaged_specs()
         _grammars[grammar.name] = grammar
+        _by_spelling.clear()
         _alias_map[grammar.name.lower()] = grammar.name
         for alias in grammar.aliases:
             _alias_map[alias.lower()] = grammar.name
@@ -222,12 +225,16 @@ def get_grammar(name: str) -> Grammar:
     >>> get_grammar("py").name
     'python'
     """
+    hit = _by_spelling.get(name) if isinstance(name, str) else None
+    if hit is not None:  # every file of a batch names its language: no lock, no lookup
+        return hit
     if not isinstance(name, str):
         raise TypeError(f"language must be a str, not {type(name).__name__}")
     canonical = resolve_language_name(name)
     with _lock:
         cached = _grammars.get(canonical)
         if cached is not None:
+            _by_spelling[name] = cached
             return cached
         specs = _packaged_specs()
         if canonical in specs:

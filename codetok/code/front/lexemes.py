@@ -8,6 +8,7 @@ record only when asked (indexing, iteration). It also checks the coverage invari
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple, overload
 
@@ -45,7 +46,8 @@ class Lexemes:
         node_types, parent_types: ``uint16`` indices into :attr:`type_names` (0 is "",
             meaning bytes outside any leaf such as whitespace, or a marker).
         byte_starts, byte_ends, char_starts, char_ends: ``int64`` half-open spans.
-        lines, cols: ``int64`` 1-based line, 0-based char column of each start.
+        lines, cols: ``int64`` 1-based line, 0-based char column of each start (worked out
+            on first read when the lexer left them out, as the one-call encode does).
         flags: ``uint8`` :class:`LexemeFlag` bits.
         type_names: node type names shared by all lexemes of the language.
         has_error: whether tree-sitter had to recover from a syntax error.
@@ -65,8 +67,8 @@ class Lexemes:
         "byte_ends",
         "char_starts",
         "char_ends",
-        "lines",
-        "cols",
+        "_lines",
+        "_cols",
         "flags",
         "type_names",
         "has_error",
@@ -90,8 +92,8 @@ class Lexemes:
         byte_ends: np.ndarray,
         char_starts: np.ndarray,
         char_ends: np.ndarray,
-        lines: np.ndarray,
-        cols: np.ndarray,
+        lines: np.ndarray | None,
+        cols: np.ndarray | None,
         flags: np.ndarray,
         type_names: tuple[str, ...],
         has_error: bool,
@@ -109,13 +111,45 @@ class Lexemes:
         self.byte_ends = byte_ends
         self.char_starts = char_starts
         self.char_ends = char_ends
-        self.lines = lines
-        self.cols = cols
+        self._lines = lines
+        self._cols = cols
         self.flags = flags
         self.type_names = type_names
         self.has_error = has_error
         self._tree = tree
         self.tree_offset = tree_offset
+
+    @property
+    def lines(self) -> np.ndarray:
+        """``int64`` 1-based line of each lexeme's start."""
+        if self._lines is None:
+            self._line_cols()
+        return self._lines  # type: ignore[return-value]
+
+    @property
+    def cols(self) -> np.ndarray:
+        """``int64`` 0-based char column of each lexeme's start."""
+        if self._cols is None:
+            self._line_cols()
+        return self._cols  # type: ignore[return-value]
+
+    def _line_cols(self) -> None:
+        """Lines and columns from the starts: a line counts the ``\n`` bytes before the
+        start, a column the chars since the last of them (as the lexers do)."""
+        data = self._data
+        newline = np.flatnonzero(np.frombuffer(data, np.uint8) == 10)
+        before = np.searchsorted(newline, self.byte_starts, "left")
+        if len(self._text) == len(data):  # ASCII: chars are bytes
+            newline_char = newline
+        else:
+            newline_char = np.fromiter(
+                (m.start() for m in re.finditer("\n", self._text)), np.int64, len(newline)
+            )
+        line_start = np.zeros(len(before), np.int64)
+        has = before > 0
+        line_start[has] = newline_char[before[has] - 1] + 1
+        self._lines = before.astype(np.int64) + 1
+        self._cols = self.char_starts - line_start
 
     @property
     def tree(self) -> Any:

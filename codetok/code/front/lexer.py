@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -52,7 +54,7 @@ from .layout import insert_layout, split_gaps
 from .lexemes import Lexeme, Lexemes
 from .native import native_lexer
 
-__all__ = ["lex", "Lexemes", "Lexeme", "char_to_byte"]
+__all__ = ["lex", "lex_prepared", "prepare", "Prepared", "Lexemes", "Lexeme", "char_to_byte"]
 
 _K = LexemeKind
 _BOM = b"\xef\xbb\xbf"
@@ -95,6 +97,98 @@ def lex(
     >>> "".join(lx.texts()) == lx.source
     True
     """
+    return lex_prepared(prepare(source, language, path=path, budget=budget))
+
+
+def lex_prepared(src: Prepared) -> Lexemes:
+    """:func:`lex` of a source :func:`prepare` made ready."""
+    plan = native_lexer(src.grammar)
+    if plan is not None:  # the same columns, in one native call (native.py)
+        try:
+            *columns, has_error = plan.lex(
+                src.grammar.capsule,
+                src.parsed,
+                src.base,
+                src.text,
+                src.from_bytes,
+                *src.limits,
+            )
+        except _backend.core().ParseStopped as e:
+            raise src.limit_error(e) from None
+        return src.lexemes(columns, has_error)
+    tree = parse_tree(src.grammar, src.body, src.budget, path=src.path)
+    columns = _columns(tree, src.grammar, src.parsed, src.base, src.text, src.from_bytes)
+    return src.lexemes(columns, tree.root_node.has_error, tree)
+
+
+class Prepared(NamedTuple):
+    """One source made ready to lex (:func:`prepare`): what the parse and the columns read."""
+
+    grammar: Grammar
+    source: str | bytes
+    text: str  # the source as char spans index it
+    data: bytes  # the source as byte spans index it
+    from_bytes: bool
+    parsed: bytes  # ``data`` as the parser reads it (``parsed[base:]``)
+    base: int  # 3 after a UTF-8 byte order mark, else 0
+    budget: ParseBudget
+    path: str | os.PathLike[str] | None
+
+    @property
+    def body(self) -> bytes:
+        """The bytes the parser reads."""
+        return self.parsed[self.base :] if self.base else self.parsed
+
+    @property
+    def limits(self) -> tuple[float, int]:
+        """``(seconds, bytes)`` the parse may take (``ParseBudget.limits``)."""
+        return self.budget.limits(len(self.parsed) - self.base)
+
+    def limit_error(self, stopped: BaseException) -> Exception:
+        """The :class:`~codetok.errors.ParseLimitError` of the native ``ParseStopped``."""
+        size = len(self.parsed) - self.base
+        return limit_error(*stopped.args, size, self.budget, self.grammar.name, self.path)
+
+    def lexemes(self, columns: Sequence[Any], has_error: bool, tree: Any = None) -> Lexemes:
+        """The :class:`Lexemes` of the 10 columns of either lexer."""
+        k, nt, pt, bs, be, cs, ce, ln, co, fl = columns
+        if be is None:  # the native lexer's (n + 1) starts: ends are the next starts (shared)
+            bs, be = _tiled(bs)
+            cs, ce = _tiled(cs)
+        return Lexemes(
+            language=self.grammar.name,
+            source=self.source,
+            text=self.text,
+            data=self.data,
+            kinds=k,
+            node_types=nt,
+            parent_types=pt,
+            byte_starts=bs,
+            byte_ends=be,
+            char_starts=cs,
+            char_ends=ce,
+            lines=ln,
+            cols=co,
+            flags=fl,
+            type_names=self.grammar.type_names,
+            has_error=bool(has_error),
+            tree=tree,
+            tree_offset=self.base,
+        )
+
+
+def prepare(
+    source: str | bytes,
+    language: str | None = None,
+    *,
+    path: str | os.PathLike[str] | None = None,
+    budget: ParseBudget | None = None,
+) -> Prepared:
+    """Check ``source``, find its language and grammar, and spell it as the lexer reads it.
+
+    Raises:
+        LanguageError, TypeError: as :func:`lex`.
+    """
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         text = data.decode("utf-8", "surrogateescape")
@@ -111,46 +205,8 @@ def lex(
     grammar = get_grammar(language)
     base = 3 if data.startswith(_BOM) else 0
     parsed = data if from_bytes else parseable(data)
-    body = parsed[base:] if base else parsed
-    plan = native_lexer(grammar)
-    tree = None
-    if plan is not None:  # the same columns, in one native call (native.py)
-        budget = DEFAULT_BUDGET if budget is None else budget
-        seconds, max_bytes = budget.limits(len(body))
-        try:
-            *columns, has_error = plan.lex(
-                grammar.capsule, parsed, base, text, from_bytes, seconds, max_bytes
-            )
-        except _backend.core().ParseStopped as e:
-            raise limit_error(*e.args, len(body), budget, grammar.name, path) from None
-    else:
-        tree = parse_tree(grammar, body, budget, path=path)
-        has_error = tree.root_node.has_error
-        columns = _columns(tree, grammar, parsed, base, text, from_bytes)
-    k, nt, pt, bs, be, cs, ce, ln, co, fl = columns
-    if be is None:  # the native lexer's (n + 1) starts: ends are the next starts (shared)
-        bs, be = _tiled(bs)
-        cs, ce = _tiled(cs)
-    return Lexemes(
-        language=grammar.name,
-        source=source,
-        text=text,
-        data=data,
-        kinds=k,
-        node_types=nt,
-        parent_types=pt,
-        byte_starts=bs,
-        byte_ends=be,
-        char_starts=cs,
-        char_ends=ce,
-        lines=ln,
-        cols=co,
-        flags=fl,
-        type_names=grammar.type_names,
-        has_error=bool(has_error),
-        tree=tree,
-        tree_offset=base,
-    )
+    budget = DEFAULT_BUDGET if budget is None else budget
+    return Prepared(grammar, source, text, data, from_bytes, parsed, base, budget, path)
 
 
 def _tiled(bounds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
