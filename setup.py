@@ -76,10 +76,11 @@ class BuildExt(build_ext):
         src = tree_sitter_source()
         if src is not None:
             lib = src / "lib"
+            # tree_walk.c reads the runtime's internal headers, so it builds with it.
             objects = self.compiler.compile(
-                [str(lib / "src" / "lib.c")],
+                [str(lib / "src" / "lib.c"), "codetok/_native/code/tree_walk.c"],
                 output_dir=self.build_temp,
-                include_dirs=[str(lib / "include"), str(lib / "src")],
+                include_dirs=[str(lib / "include"), str(lib / "src"), "codetok/_native"],
                 extra_postargs=["-O3", "-std=c11", "-fvisibility=hidden",
                                 "-D_POSIX_C_SOURCE=200112L", "-D_DEFAULT_SOURCE"],
             )  # fmt: skip
@@ -103,6 +104,7 @@ ext = Pybind11Extension(
     # their pure-Python references (codetok/reference) on every CPU.
     extra_compile_args=["-O3", "-fvisibility=hidden", "-ffp-contract=off"],
 )
-ext.depends = sorted(glob("codetok/_native/*/*.hpp"))
+# Headers, and the C walker BuildExt compiles with the runtime (listed so an sdist ships them).
+ext.depends = sorted(glob("codetok/_native/*/*.hpp") + glob("codetok/_native/*/*.[ch]"))
 
 setup(ext_modules=[ext], cmdclass={"build_ext": BuildExt})

@@ -22,6 +22,7 @@ modules are laid out in the order the code flows through them::
       cache.py                   BoundedCache: the router's caches, two generations at most
       native.py                  route and encode in one native call
     tokenizer.py                 CodeTokenizer: lex, route, encode; decode; save / load
+    fused.py                     the front end and router in one native call per file
     encoding.py                  CodeEncoding: what CodeTokenizer.encode returns
     training.py                  the subword models CodeTokenizer.train learns
     applications/  built on the above

@@ -5,14 +5,17 @@
 
 #include <algorithm>
 #include <memory>
+#include <new>
+
+#include "code/tree_walk.h"
 
 namespace codetok {
 namespace code {
 namespace {
 
-struct CursorHandle {
-    TSTreeCursor cursor;
-    ~CursorHandle() { ts_tree_cursor_delete(&cursor); }
+struct WalkHandle {
+    TreeWalk walk;
+    ~WalkHandle() { tree_walk_free(&walk); }
 };
 
 // One entry per open inner node: a node that changes no context keeps its parent's type
@@ -30,40 +33,45 @@ class Walker {
           gap_(static_cast<int64_t>(g.roles.size()) - 2),
           error_(gap_ + 1) {}
 
-    int64_t kid_of(TSNode node) const {
-        const int64_t kid = ts_node_symbol(node);
+    int64_t kid_of(TSNode node) const { return kid_of(ts_node_symbol(node)); }
+    int64_t kid_of(TSSymbol symbol) const {
+        const int64_t kid = symbol;
         return kid >= gap_ ? error_ : kid;
     }
 
-    // Reference: ``_walk``.
-    void run(TSNode root) {
+    // Reference: ``_walk`` (which walks with a cursor; tree_walk.h visits the same nodes).
+    void run(const TSTree* tree) {
         int64_t next_owner = 1, pos = 0;
         int64_t& ctx = ctx_;
         int64_t& fl = fl_;
         int64_t& own_kid = own_kid_;
         int64_t& own_p = own_p_;
-        int64_t cur_t = g_.type_index[kid_of(root)];
-        if (ts_node_child_count(root) == 0) return;
-        CursorHandle c{ts_tree_cursor_new(root)};
-        TSTreeCursor* cursor = &c.cursor;
-        TSNode node = root;
+        WalkHandle h;
+        TreeWalk* w = &h.walk;
+        if (!tree_walk_init(w, tree)) throw std::bad_alloc();
+        int64_t cur_t = g_.type_index[kid_of(tree_walk_symbol(w))];
+        if (ts_node_child_count(ts_tree_root_node(tree)) == 0) return;
         while (true) {
-            const int64_t kid = kid_of(node);
-            const int64_t s = ts_node_start_byte(node);
+            const int64_t kid = kid_of(tree_walk_symbol(w));
+            const int64_t s = w->start;
             if (s > pos) {
                 span(pos, s, gap_, cur_t);
                 pos = s;
             }
             const uint8_t r = g_.roles[kid];
-            if ((r & kRoleAtomic) || !ts_tree_cursor_goto_first_child(cursor)) {
-                const int64_t e = ts_node_end_byte(node);
+            const int64_t node_end = tree_walk_end(w);
+            const TSNode node = (r & kRoleDocBody) ? tree_walk_node(w) : TSNode{};
+            if ((r & kRoleAtomic) || !tree_walk_first_child(w)) {
+                if (w->failed) throw std::bad_alloc();
+                const int64_t e = node_end;
                 if (e > pos) {
                     span(pos, e, kid, cur_t);
                     pos = e;
                 }
                 bool done = false;
-                while (!ts_tree_cursor_goto_next_sibling(cursor)) {
-                    if (stack_.empty() || !ts_tree_cursor_goto_parent(cursor)) {
+                while (!tree_walk_next_sibling(w)) {
+                    if (w->failed) throw std::bad_alloc();
+                    if (stack_.empty() || !tree_walk_parent(w)) {
                         done = true;
                         break;
                     }
@@ -84,13 +92,11 @@ class Walker {
                     own_p = f.own_parent;
                 }
                 if (done) break;
-                node = ts_tree_cursor_current_node(cursor);
                 continue;
             }
-            // an inner node: the cursor already stands on its first child
+            // an inner node: the walk already stands on its first child
             if (r) {
-                stack_.push_back(Frame{false, static_cast<int64_t>(ts_node_end_byte(node)), ctx,
-                                       fl, cur_t, own_kid, own_p});
+                stack_.push_back(Frame{false, node_end, ctx, fl, cur_t, own_kid, own_p});
                 if ((r & kRoleDocBody) && g_.docstrings && doc_allowed(kid, cur_t))
                     find_docstring(node);
                 if ((r & kRoleString) && !ctx) {
@@ -108,7 +114,7 @@ class Walker {
                 if (r & kRoleError) fl |= kFlagInError;
                 if (r & kRoleIndent) {
                     out_.blocks.push_back(s);
-                    out_.blocks.push_back(ts_node_end_byte(node));
+                    out_.blocks.push_back(node_end);
                     out_.blocks.push_back(g_.type_index[kid]);
                     out_.blocks.push_back(cur_t);
                 }
@@ -116,7 +122,6 @@ class Walker {
                 stack_.push_back(Frame{true, 0, 0, 0, cur_t, 0, 0});
             }
             cur_t = g_.type_index[kid];
-            node = ts_tree_cursor_current_node(cursor);
         }
     }
 
@@ -194,7 +199,7 @@ bool walk_source(const TSLanguage* language, const char* src, uint32_t n, const 
     out.root_kid = walker.kid_of(root);
     out.root_end = ts_node_end_byte(root);
     out.has_error = ts_node_has_error(root);
-    walker.run(root);
+    walker.run(tree);
     return true;
 }
 
