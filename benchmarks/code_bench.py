@@ -46,6 +46,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -105,6 +106,21 @@ def interleaved(
 
 PARSE = "tree-sitter parse (Python bindings)"
 FLOOR = "floor: the parse + a full C cursor walk"
+
+
+def parse_all(grammar, texts: list[str], threads: int) -> None:  # noqa: ANN001
+    """Parse every file with codetok's arena parse (``_core.parse_report``) on ``threads``
+    Python threads, the GIL released while each parse runs."""
+    from codetok.engine import native
+
+    report = native.core().parse_report
+    data = [t.encode() for t in texts]
+    if threads == 1:
+        for d in data:
+            report(grammar.capsule, d)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(lambda d: report(grammar.capsule, d), data))
 
 
 def walk_floor(grammar, texts: list[str], repeat: int) -> float | None:  # noqa: ANN001
@@ -244,6 +260,12 @@ def main(argv: list[str] | None = None) -> int:
                         ts, lang, num_threads=threads
                     )
                 )
+        # tree-sitter's own parse on 1 and 2 threads (codetok's parse, GIL released): how
+        # far this machine lets a parse-bound batch scale
+        for threads in (1, 2):
+            cases[f"tree-sitter parse alone, {threads} thread(s)"] = (
+                lambda ts, lang=lang, threads=threads: parse_all(get_grammar(lang), ts, threads)
+            )
         best = interleaved(cases, texts, args.repeat)
         floor = walk_floor(get_grammar(lang), texts, args.repeat)
         if floor is not None and not isinstance(best[PARSE], str):

@@ -300,3 +300,25 @@ def test_an_unknown_language_fails_at_encode(cb):
 
     with pytest.raises(LanguageError):
         cb.encode("x = 1\n", "no-such-language")
+
+
+def test_ids_alone_take_the_flat_encode(cb, codebert_dir):
+    """``ids`` alone come from the native plan's flat encode (no offsets, masks or token
+    strings), equal to the full encode's, with and without special tokens and with added
+    tokens in the text; the full encode runs when tokens or annotations are read. A
+    tokenizer with truncation set takes the full encode at once."""
+    texts = [NON_ASCII[0], "x = <mask> + 1  # <s>\n", "", "\ud800 y = 2\n"]
+    for text in texts:
+        for special in (True, False):
+            full = cb.tokenizer.encode(text, add_special_tokens=special)
+            enc = cb.encode(text, "python", add_special_tokens=special)
+            assert enc._encoded is None, (text, special)
+            assert enc.ids.tolist() == full.ids and enc.input_ids == full.ids
+            assert len(enc) == len(full.ids)
+            assert enc.tokens == full.tokens and enc._encoded is not None
+            if text.isascii() or "\ud800" not in text:
+                check_alignment(enc)
+    cut = CodeBertTokenizer(codebert_dir)
+    cut.tokenizer.enable_truncation(max_length=5)
+    enc = cut.encode(texts[0], "python")
+    assert enc._encoded is not None and enc.ids.tolist() == cut.tokenizer.encode(texts[0]).ids

@@ -94,24 +94,47 @@ class CodeBertEncoding:
             (0, the empty name, for none).
     """
 
-    __slots__ = ("text", "language", "_ids", "_tokens", "_offsets", "_source", "_annotate", "_ann")
+    __slots__ = (
+        "text",
+        "language",
+        "_ids",
+        "_tokens",
+        "_offsets",
+        "_encoded",
+        "_encode",
+        "_annotate",
+        "_ann",
+    )
 
     def __init__(
         self,
         *,
         text: str,
         language: str,
-        source: Any,
+        source: Any = None,
         annotate: Callable[[], dict[str, Any]],
+        ids: np.ndarray | None = None,
+        encode: Callable[[], Any] | None = None,
     ) -> None:
         self.text = text
         self.language = language
-        self._ids: np.ndarray | None = None
-        self._source = source  # the wrapped tokenizer's encoding
+        self._ids = ids
+        # the wrapped tokenizer's encoding, or how to make it (when ``ids`` came without it)
+        self._encoded = source
+        self._encode = encode
         self._tokens: list[str] | None = None
         self._offsets: list[tuple[int, int]] | None = None
         self._annotate: Callable[[], dict[str, Any]] | None = annotate
         self._ann: dict[str, Any] | None = None
+
+    @property
+    def _source(self) -> Any:
+        """The wrapped tokenizer's encoding (encoded on first need when only the ids were)."""
+        if self._encoded is None:
+            assert self._encode is not None
+            self._encoded = self._encode()
+            self._encode = None
+        return self._encoded
 
     def _annotation(self, name: str) -> Any:
         if self._ann is None:
@@ -395,6 +418,8 @@ class CodeBertTokenizer:
         self._lstrip = frozenset(i for i, t in decoder.items() if getattr(t, "lstrip", False))
         self._byte_level = sum(b is not None for b in table) > len(table) // 2
         self._byte_lens = np.array([-1 if b is None else len(b) for b in table], np.int64)
+        #: ``add_special_tokens -> (plan, affixes)`` (see :meth:`_affixes`)
+        self._affix_cache: dict[bool, tuple[Any, Any]] = {}
 
     def __repr__(self) -> str:
         return f"CodeBertTokenizer({self.tokenizer!r})"
@@ -433,9 +458,19 @@ class CodeBertTokenizer:
         if language is None:
             language = detect_language(text, path=path)
         name = get_grammar(language).name  # an unknown language fails here, not on first read
-        enc = self.tokenizer.encode(text, add_special_tokens=add_special_tokens)
+        ids = self._lean_ids(text, add_special_tokens)
+        got: list[Any] = []
+
+        def encoded() -> Any:
+            if not got:
+                got.append(self.tokenizer.encode(text, add_special_tokens=add_special_tokens))
+            return got[0]
+
+        if ids is None:
+            encoded()
 
         def annotate() -> dict[str, Any]:
+            enc = encoded()
             lx = lex(text, name, path=path)
             data = lx.source_bytes
             bs, be, special = self._token_byte_spans(enc, text, data)
@@ -448,7 +483,69 @@ class CodeBertTokenizer:
             stop = np.where(al.stop >= 0, _lift(al.stop - 1, nz) + 1, -1)
             return _annotations(data, lx, bs, be, special, lexeme_index, first, stop)
 
-        return CodeBertEncoding(text=text, language=name, source=enc, annotate=annotate)
+        return CodeBertEncoding(
+            text=text,
+            language=name,
+            source=got[0] if got else None,
+            annotate=annotate,
+            ids=ids,
+            encode=encoded,
+        )
+
+    def _lean_ids(self, text: str, add_special_tokens: bool) -> np.ndarray | None:
+        """``int64`` ids of ``text`` as ``tokenizer.encode`` gives them, from the native
+        plan's flat encode (one ``int32`` array, no offsets, masks or token strings: what
+        asking for ids alone should cost), or None where that is not the same call: not a
+        codetok tokenizer, no native plan, truncation or padding set, or a post-processor
+        that does not put its tokens around the text."""
+        from ...tokenizer.tokenizer import Tokenizer
+
+        tok = self.tokenizer
+        if not isinstance(tok, Tokenizer) or tok.truncation or tok.padding:
+            return None
+        plan = tok._call().plan
+        if plan is None:
+            return None
+        affixes = self._affixes(plan, add_special_tokens)
+        if affixes is None:
+            return None
+        flat = plan.core.encode_flat([text], [], 1)  # [] : added tokens match, as in encode
+        if flat is None:
+            return None
+        prefix, suffix = affixes
+        out = np.empty(len(prefix) + len(flat[0]) + len(suffix), np.int64)
+        out[: len(prefix)] = prefix
+        out[len(prefix) : len(out) - len(suffix)] = flat[0]
+        out[len(out) - len(suffix) :] = suffix
+        return out
+
+    def _affixes(self, plan: Any, add_special_tokens: bool) -> tuple[list[int], list[int]] | None:
+        """The post-processor's tokens before and after one text, for this plan (the
+        tokenizer's state: a new plan when it changes), or None when they do not simply
+        surround it (checked on two probe texts)."""
+        key = (add_special_tokens, plan)
+        cached = self._affix_cache.get(key[0])
+        if cached is not None and cached[0] is plan:
+            return cached[1]
+        tok = self.tokenizer
+        found: tuple[list[int], list[int]] | None = None
+        for probe in ("a", "x = 1"):
+            full = tok.encode(probe, add_special_tokens=add_special_tokens).ids
+            body = tok.encode(probe, add_special_tokens=False).ids
+            at = next(
+                (k for k in range(len(full) - len(body) + 1) if full[k : k + len(body)] == body),
+                None,
+            )
+            if at is None or not body:
+                found = None
+                break
+            here = (full[:at], full[at + len(body) :])
+            if found is not None and here != found:
+                found = None
+                break
+            found = here
+        self._affix_cache[key[0]] = (plan, found)
+        return found
 
     def encode_preprocessed(
         self,
