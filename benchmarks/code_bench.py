@@ -26,8 +26,8 @@ On the same files of each language (from ``corpora/fetch_code.py``), measures:
 
 Every figure is one thread, files encoded one at a time (but for the ``encode_batch`` rows:
 all files in one call, on 1 and on 2 threads), bytes of UTF-8 source per second of wall time (best of
-``--repeat`` rounds, each round running every case once, so the ratios hold on a shared
-machine whose speed drifts).
+``--repeat`` rounds; in a round every case runs on a chunk of about 250 KB of the files
+before the next chunk, so the ratios hold on a shared machine whose speed drifts).
 
     python corpora/fetch_code.py /tmp/code_corpus --max-mb 6
     python benchmarks/code_bench.py /tmp/code_corpus --mb 2 --repeat 2
@@ -79,10 +79,24 @@ def each(fn: Callable[[str], object]) -> Callable[[list[str]], None]:
 
 
 def interleaved(
-    cases: dict[str, Callable[[list[str]], object]], texts: list[str], repeat: int
+    cases: dict[str, Callable[[list[str]], object]],
+    texts: list[str],
+    repeat: int,
+    chunk_bytes: int = 250_000,
 ) -> dict[str, float | str]:
-    """Best wall time of each case over ``repeat`` rounds, every case once per round (so a
-    slow spell of a shared machine hits every case alike, not one), or why it failed."""
+    """Wall time of each case over all texts (best of ``repeat`` rounds), or why it failed.
+
+    The texts go in chunks of about ``chunk_bytes``, and every case runs on a chunk before
+    the next chunk starts: a slow spell of a shared machine (its speed drifts by up to 2x
+    within seconds) hits every case alike, not the few that ran during it."""
+    chunks: list[list[str]] = [[]]
+    size = 0
+    for t in texts:
+        if size >= chunk_bytes:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(t)
+        size += len(t)
     best: dict[str, float | str] = {}
     for name, fn in cases.items():
         try:
@@ -91,16 +105,21 @@ def interleaved(
         except Exception as e:  # noqa: BLE001 - a peer failing is a result too
             best[name] = f"{type(e).__name__}: {str(e)[:60]}"
     for _ in range(repeat):
-        for name, fn in cases.items():
-            if isinstance(best[name], str):
-                continue
-            t0 = time.perf_counter()
-            try:
-                fn(texts)
-            except Exception as e:  # noqa: BLE001
-                best[name] = f"{type(e).__name__}: {str(e)[:60]}"
-                continue
-            best[name] = min(best[name], time.perf_counter() - t0)  # type: ignore[type-var]
+        spent = dict.fromkeys(cases, 0.0)
+        for chunk in chunks:
+            for name, fn in cases.items():
+                if isinstance(best[name], str):
+                    continue
+                t0 = time.perf_counter()
+                try:
+                    fn(chunk)
+                except Exception as e:  # noqa: BLE001
+                    best[name] = f"{type(e).__name__}: {str(e)[:60]}"
+                    continue
+                spent[name] += time.perf_counter() - t0
+        for name, t in spent.items():
+            if not isinstance(best[name], str):
+                best[name] = min(best[name], t)  # type: ignore[type-var]
     return best
 
 
