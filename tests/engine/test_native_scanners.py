@@ -416,6 +416,17 @@ def test_real_text(pattern, scanner, real_texts):
         check(pattern, scanner, text.rstrip())  # the end of the text matters (\s++$)
 
 
+def test_scan_as_array_is_the_list(real_texts):
+    """``as_array=True`` gives the same ends, as a uint32 array, in every storage width."""
+    import numpy as np
+
+    for text in [*real_texts, "", "\U0001f600 x", "\u0660 y"]:
+        for _, scanner in CASES:
+            got = core.scan(scanner, text, as_array=True)
+            assert got.dtype == np.uint32 and got.ndim == 1
+            assert got.tolist() == core.scan(scanner, text)
+
+
 # ---- hypothesis ---------------------------------------------------------------------------
 
 ATOMS = [

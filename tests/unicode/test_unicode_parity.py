@@ -340,13 +340,12 @@ def codetok_masks(scanner: int, template) -> np.ndarray:
     chars = all_chars() if k == 1 else [ch * k for ch in all_chars()]
     text = pre + (post + SEP + pre).join(chars) + post
     stride = len(pre) + k + len(post) + len(SEP)
-    ends = core.scan(scanner, text)
-    flags = np.zeros(len(chars) * stride, dtype=bool)
-    flags[np.fromiter(ends, dtype=np.intp, count=len(ends))] = True
-    flags = flags.reshape(len(chars), stride)
-    out = np.zeros(len(chars), dtype=np.int64)
-    for bit in range(stride):
-        out[flags[:, bit]] |= 1 << bit
+    assert stride < 64
+    rows, cols = np.divmod(core.scan(scanner, text, as_array=True).astype(np.intp), stride)
+    flags = np.zeros((len(chars), 64), dtype=bool)
+    flags[rows, cols] = True
+    # Row i's flags (bit k = column k) as one little-endian 64-bit number.
+    out = np.packbits(flags, axis=1, bitorder="little").view("<u8").ravel().astype(np.int64)
     out[0] |= 1
     return out
 
