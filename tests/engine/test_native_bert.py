@@ -25,7 +25,8 @@ ALL = "".join(chr(c) for c in range(0x110000))  # lone surrogates included
 def python_normalize(text: str, clean: bool, chinese: bool, strip: bool, lower: bool):
     ns = NormalizedString(text)
     BertNormalizer(clean, chinese, strip, lower).normalize(ns)
-    return ns.text, [s for s, _ in ns.spans()], [e - s for s, e in ns.spans()]
+    spans = ns.spans()
+    return ns.text, [s for s, _ in spans], [e - s for s, e in spans]
 
 
 def native_normalize(text: str, *config: bool):

@@ -9,6 +9,8 @@ substitution of the pinned tables holds (slow, but exact by construction).
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 import regex
 
@@ -38,6 +40,7 @@ CLASSES = [
 ]
 
 
+@functools.cache
 def exact(cls: str) -> regex.Pattern[str]:
     """The class with every pinned property replaced by its full member list."""
     return regex.compile(
