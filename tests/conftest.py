@@ -170,13 +170,13 @@ def codebert_dir(gpt2_files, tmp_path_factory) -> Path:
 @pytest.fixture
 def gc_paused() -> Iterator[None]:
     """The cyclic garbage collector off for one test (as batches do, see
-    :func:`codetok.tokenizer.tokenizer.gc_paused`), as it was again after it.
+    :func:`codetok.engine.collector.gc_paused`), as it was again after it.
 
     For tests that build millions of small objects (pieces, tokens, JSON tables of 100k
     entries): the collector's passes over the whole heap take a third to a half of their
     time otherwise, and none of what they check depends on it.
     """
-    from codetok.tokenizer.tokenizer import gc_paused as paused
+    from codetok.engine.collector import gc_paused as paused
 
     with paused():
         yield

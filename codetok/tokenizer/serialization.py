@@ -33,6 +33,7 @@ import re
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..decoders import decoder_from_dict
+from ..engine.collector import gc_paused
 from ..errors import CodetokError, FormatError
 from ..formats.files import parse_json
 from ..formats.ids import check_id
@@ -202,7 +203,8 @@ def write_json_file(path: str | os.PathLike[str], text: str, what: str) -> None:
 def to_str(tok: Tokenizer, pretty: bool = False, settings: bool = False) -> str:
     """The ``tokenizer.json`` text of ``tok`` (through ``tok.to_dict``); lone surrogates
     are ``\\uXXXX`` escapes (see :func:`json_text`)."""
-    return json_text(tok.to_dict(settings), pretty)
+    with gc_paused():  # 100k-entry tables, no cycles: see codetok.engine.collector
+        return json_text(tok.to_dict(settings), pretty)
 
 
 def save(
@@ -335,5 +337,6 @@ def from_str(cls: type[T], text: str, *, path: str | None = None) -> T:
         FormatError: the text is not valid JSON (the message gives line and column) or is
             nested too deeply.
     """
-    data = parse_json(text, path=path, parse_float=hf_float)  # HF's reading of each float
-    return cls.from_dict(data, path=path)
+    with gc_paused():  # 100k-entry tables, no cycles: see codetok.engine.collector
+        data = parse_json(text, path=path, parse_float=hf_float)  # HF's reading of each float
+        return cls.from_dict(data, path=path)
