@@ -14,23 +14,18 @@ namespace {
 using Rec = WalkRecord;
 
 // Byte classes of ``split_gaps``: 0 "\n", 1 "\r", 2 blank, 3 other, 4 backslash.
-inline int byte_class(unsigned char b) {
-    switch (b) {
-        case 10:
-            return 0;
-        case 13:
-            return 1;
-        case 32:
-        case 9:
-        case 11:
-        case 12:
-            return 2;
-        case 92:
-            return 4;
-        default:
-            return 3;
+struct ByteClasses {
+    uint8_t of[256];
+    constexpr ByteClasses() : of{} {
+        for (int b = 0; b < 256; ++b) of[b] = 3;
+        of[10] = 0;
+        of[13] = 1;
+        of[32] = of[9] = of[11] = of[12] = 2;
+        of[92] = 4;
     }
-}
+};
+constexpr ByteClasses kByteClasses;
+inline int byte_class(unsigned char b) { return kByteClasses.of[b]; }
 
 class Builder {
   public:
@@ -133,6 +128,10 @@ class Builder {
     int64_t piece_end(int64_t p, int64_t e) const {
         int prev = byte_class(static_cast<unsigned char>(body_[p]));
         int64_t q = p + 1;
+        if (prev == 2 || prev == 3) {  // a run of one class (the rule below, unrolled)
+            while (q < e && byte_class(static_cast<unsigned char>(body_[q])) == prev) ++q;
+            return q;
+        }
         while (q < e) {
             const int d = byte_class(static_cast<unsigned char>(body_[q]));
             const bool boundary = (d == 1 && prev != 4) || (d == 0 && prev != 1 && prev != 4) ||

@@ -32,7 +32,12 @@ IdentifierRules::IdentifierRules(std::vector<std::string> stems,
     : stems_(stems.begin(), stems.end()),
       function_words_(function_words.begin(), function_words.end()),
       suffixes_(suffixes.begin(), suffixes.end()),
-      protected_(std::move(protected_terms)) {}
+      protected_(std::move(protected_terms)) {
+    for (const std::string& term : protected_) {
+        const auto c = term.empty() ? 0x80u : static_cast<unsigned char>(term[0]);
+        if (c < 0x80) protected_first_[c >> 6] |= uint64_t{1} << (c & 63);
+    }
+}
 
 // Reference: ``IdentifierSplitter._split`` and ``SplitIdentifier.pieces``: the prefix run
 // of separators, the words of each segment with the separator runs between them, the
@@ -79,12 +84,15 @@ void IdentifierRules::tokens(const char* seg, size_t n, std::vector<Tok>& out) c
     };
     while (p < n) {
         bool done = false;
-        for (const std::string& term : protected_) {
-            const size_t b = p + term.size();
-            if (b <= n && std::equal(term.begin(), term.end(), seg + p) && (b == n || !is_lower(seg[b]))) {
-                push(Prot, b);
-                done = true;
-                break;
+        if (may_be_protected(seg[p])) {
+            for (const std::string& term : protected_) {
+                const size_t b = p + term.size();
+                if (b <= n && std::equal(term.begin(), term.end(), seg + p) &&
+                    (b == n || !is_lower(seg[b]))) {
+                    push(Prot, b);
+                    done = true;
+                    break;
+                }
             }
         }
         if (done) continue;

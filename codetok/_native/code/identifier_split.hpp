@@ -55,6 +55,13 @@ class IdentifierRules {
 
     std::unordered_set<std::string> stems_, function_words_, suffixes_;
     std::vector<std::string> protected_;
+    // Bit c: some protected term starts with the ASCII char c (most token starts are
+    // ruled out by one test before the terms are compared).
+    uint64_t protected_first_[2] = {0, 0};
+    bool may_be_protected(char c) const {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x80 && ((protected_first_[u >> 6] >> (u & 63)) & 1) != 0;
+    }
 };
 
 }  // namespace code
