@@ -56,6 +56,7 @@ template <class CharT>
 struct CodeRouter::Call {
     const CodeRouter& r;
     const CharT* t;
+    size_t size;  // chars in ``t``
     bool from_bytes;
     Scratch& w;
     CodeRouted& out;
@@ -99,8 +100,7 @@ struct CodeRouter::Call {
         std::unique_ptr<PieceCache>& slot = w.cache[ch * 2 + (from_bytes ? 1 : 0)];
         if (!slot) slot = std::make_unique<PieceCache>(16);
         PieceCache& cache = *slot;
-        const size_t n = b - a;
-        const PieceCache::ShortKey key = PieceCache::short_key(t + a, n);
+        const PieceCache::ShortKey key = short_key(a, b - a);
         if (key) {  // short ASCII: one probe, when the piece is one token
             const int32_t id = cache.find_short(key);
             if (id >= 0) {
@@ -108,6 +108,37 @@ struct CodeRouter::Call {
                 return;
             }
         }
+        miss(ch, cache, key, a, b, u);
+    }
+    // ``PieceCache::short_key`` of ``t[a:a + n]``; one-byte text away from its end is read
+    // a word at a time (the same key on a little-endian machine).
+    PieceCache::ShortKey short_key(size_t a, size_t n) const {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if constexpr (sizeof(CharT) == 1) {
+            if (n <= PieceCache::kShortChars && a + 16 <= size) {
+                uint64_t lo, hi;
+                std::memcpy(&lo, t + a, 8);
+                std::memcpy(&hi, t + a + 8, 8);
+                if (n < 8) {
+                    lo &= (uint64_t{1} << (8 * n)) - 1;
+                    hi = 0;
+                } else {
+                    hi &= (uint64_t{1} << (8 * (n - 8))) - 1;
+                }
+                PieceCache::ShortKey k;
+                if (((lo | hi) & 0x8080808080808080ull) != 0 || n == 0) return k;
+                k.lo = lo;
+                k.hi = hi | (static_cast<uint64_t>(n) << 56);
+                return k;
+            }
+        }
+#endif
+        return PieceCache::short_key(t + a, n);
+    }
+    // A piece the short table does not hold: the cache of longer pieces, else the model.
+    [[gnu::noinline]] void miss(int ch, PieceCache& cache, PieceCache::ShortKey key, size_t a,
+                                size_t b, int64_t u) {
+        const size_t n = b - a;
         std::vector<Cp>& chars = w.chars;
         chars.assign(t + a, t + b);
         const uint64_t h = hash_cps(chars.data(), n);
@@ -267,7 +298,7 @@ bool CodeRouter::run(const CharT* text, size_t n, bool from_bytes, const LexemeV
         throw std::length_error("a file of over 2^31 lexemes is more than the router indexes");
     std::unique_ptr<Scratch> scratch = scratch_.take();
     Scratch& w = *scratch;
-    Call<CharT> call{*this, text, from_bytes, w, out};
+    Call<CharT> call{*this, text, n, from_bytes, w, out};
     const RouterSpec& o = spec_;
     const size_t cap = o.cap;
     size_t cut = 0;

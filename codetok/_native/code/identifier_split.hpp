@@ -37,6 +37,14 @@ class IdentifierRules {
     // (nothing appended) when the name is not ASCII.
     template <class CharT>
     bool split(const CharT* s, size_t n, Scratch& w, std::vector<uint32_t>& lens) const {
+        // A lowercase word, capitalised or not (most names): one piece, as the rules below
+        // find (one word token; no protected term or digit rule applies to it).
+        size_t k = n > 1 && s[0] >= 'A' && s[0] <= 'Z' ? 1 : 0;
+        while (k < n && s[k] >= 'a' && s[k] <= 'z') ++k;
+        if (k == n && n > 0) {
+            lens.push_back(static_cast<uint32_t>(n));
+            return true;
+        }
         std::string& name = w.name;
         name.resize(n);
         for (size_t k = 0; k < n; ++k) {
