@@ -232,11 +232,27 @@ def test_identifiers(tok: CodeTokenizer, names: list[str], cap: int) -> None:
     ["i18n", "k8s", "a11y", "utf8", "Float64", "hue2rgb", "dict4key", "ticksTo1970", "getIDs",
      "IPv4Address", "parseHTTPResponse", "XMLHttpRequest2", "x86_64", "vec3D", "tex2D", "my2ndTry",
      "__init__", "_", "$el", "@class", "Outer$Inner", "__", "a__b", "HTTPs", "URLsList", "iOSApp",
-     "macOS2", "NaNs", "to1970", "md5sum", "a2B", "A2bc", "\u212aoi8"],
+     "macOS2", "NaNs", "to1970", "md5sum", "a2B", "A2bc", "\u212aoi8", "value", "String", "Ab",
+     "ios", "Ios", "Nan", "Oauth", "macos", "Ipv", "AB", "aB", "Zz"],
 )  # fmt: skip
 def test_identifier_rules(tok: CodeTokenizer, name: str) -> None:
     native, reference = both(tok, synthetic([(K.IDENTIFIER, name)]))
     assert native == reference
+
+
+def test_pieces_of_every_short_length_anywhere_in_the_text(tok: CodeTokenizer) -> None:
+    """Pieces of 1 to 17 chars (a short piece's key holds up to 15), ASCII or not, at the
+    start, middle and end of a long one-byte text and of a wider one: the native router's
+    word-at-a-time keys give the reference's ids."""
+    names = ["".join(chr(97 + (k * 7 + j) % 26) for j in range(n)) for k, n in
+             enumerate(range(1, 18))]  # fmt: skip
+    for extra in ("", "\u00e9", "\u4e2d"):
+        words = [*names, *(n[:-1] + extra for n in names if len(n) > 1), *names]
+        parts = []
+        for w in words:
+            parts += [(K.IDENTIFIER, w), (K.WHITESPACE, " ")]
+        native, reference = both(tok, synthetic(parts[:-1]))
+        assert native == reference
 
 
 KINDS = [k for k in K if k not in (K.INDENT, K.DEDENT)]
