@@ -147,6 +147,7 @@ class CodeTokenizer:
         else:
             self._comment = self._code
         self._routers: dict[tuple[Any, ...], Any] = {}
+        self._last_encoder: tuple[Any, RouterOptions, tuple[bool, bool], Any] | None = None
         self._tokens = [t for ch in channels for t in ch.tokens]
         self._bytes = [b for ch in channels for b in ch.token_bytes]
         self._lengths = np.concatenate([ch.lengths for ch in channels])
@@ -332,13 +333,16 @@ class CodeTokenizer:
         False
         """
         src = prepare(source, language, path=path, budget=self.parse_budget)
-        opts = self._options(
-            {
-                "drop_comments": drop_comments,
-                "drop_docstrings": drop_docstrings,
-                "normalize_whitespace": normalize_whitespace,
-            }
-        )
+        if drop_comments is None and drop_docstrings is None and normalize_whitespace is None:
+            opts = self.options
+        else:
+            opts = self._options(
+                {
+                    "drop_comments": drop_comments,
+                    "drop_docstrings": drop_docstrings,
+                    "normalize_whitespace": normalize_whitespace,
+                }
+            )
         encoder = self._encoder(src.grammar, opts)
         if encoder is None:
             return self._encode_lexemes(lex_prepared(src), opts)
@@ -416,12 +420,21 @@ class CodeTokenizer:
 
     def _encoder(self, grammar: Any, opts: RouterOptions) -> Any | None:
         """The native encoder of ``grammar`` and ``opts`` (built once), or None when the
-        lexer and router run as separate calls (see :mod:`codetok.code.fused`)."""
-        key = ("fused", grammar.name, opts, *_plan.switches())
+        lexer and router run as separate calls (see :mod:`codetok.code.fused`).
+
+        The last answer is kept with what it was for (one tuple, replaced whole, so threads
+        read a consistent one): a run of files of one language skips hashing the options."""
+        switches = _plan.switches()
+        last = self._last_encoder
+        if last is not None and last[0] is grammar and last[1] is opts and last[2] == switches:
+            return last[3]
+        key = ("fused", grammar.name, opts, *switches)
         if key not in self._routers:
             router = self._router(grammar.name, opts)
             self._routers[key] = compile_encoder(grammar, router, self._index, opts)
-        return self._routers[key]
+        encoder = self._routers[key]
+        self._last_encoder = (grammar, opts, switches, encoder)
+        return encoder
 
     def _fused_encoding(self, src: Prepared, result: tuple[Any, ...]) -> CodeEncoding:
         """The lazy encoding of one result of :func:`~codetok.code.fused.encode_files`."""

@@ -170,3 +170,30 @@ def test_ids_are_int64_arrays_and_lexemes_stay_lazy(tok):
     enc = tok.encode("def f(x):\n    return x\n", "python")
     assert enc.ids_array.dtype == np.int64
     assert enc.lexeme_indices.dtype == np.int64
+
+
+def test_the_kept_encoder_follows_options_language_and_switches() -> None:
+    """``encode`` keeps its last native encoder: other options, another language, a new
+    ``options`` value or plans switched off take theirs, and going back gives the first
+    ids again."""
+    from codetok.code.front.languages import get_grammar
+    from codetok.code.routing.router import RouterOptions
+    from codetok.engine.plan import use_plans
+
+    tok = CodeTokenizer()
+    src = "x = 1  # note\n"
+    first = tok.encode(src, "python").ids
+    dropped = tok.encode(src, "python", drop_comments=True).ids
+    assert dropped != first
+    assert tok.encode(src, "javascript").ids != first
+    assert tok.encode(src, "python").ids == first
+    tok.options = RouterOptions(drop_comments=True)
+    assert tok.encode(src, "python").ids == dropped
+    tok.options = RouterOptions()
+    assert tok.encode(src, "python").ids == first
+    previous = use_plans(False)
+    try:
+        assert tok._encoder(get_grammar("python"), tok.options) is None
+        assert tok.encode(src, "python").ids == first
+    finally:
+        use_plans(previous)
