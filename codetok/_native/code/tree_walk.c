@@ -8,32 +8,27 @@
 
 struct TreeWalkFrame {
     const Subtree *subtree;   /* the open node */
-    Length position;          /* its start */
+    uint32_t position;        /* its start byte */
     TSSymbol alias;           /* its alias */
     bool visible;             /* a node of the walk (else a hidden one walked through) */
     const TSSymbol *aliases;  /* its production's alias sequence, or NULL */
     uint32_t next;            /* the next child to look at */
     uint32_t structural;      /* that child's index among the non-extra ones */
-    Length child_position;    /* where that child starts */
+    uint32_t child_position;  /* the start byte of that child */
 };
 
-static Length current_position(const TreeWalk *w) {
-    Length at;
-    at.bytes = w->start;
-    at.extent.row = w->row;
-    at.extent.column = w->column;
-    return at;
-}
+/* Byte offsets only: the walk's readers ask for bytes, never for rows and columns, and
+   adding points costs a branch per step. */
+static uint32_t size_bytes(Subtree s) { return ts_subtree_size(s).bytes; }
+static uint32_t padding_bytes(Subtree s) { return ts_subtree_padding(s).bytes; }
 
-static void set_current(TreeWalk *w, const Subtree *node, Length at, TSSymbol alias) {
+static void set_current(TreeWalk *w, const Subtree *node, uint32_t at, TSSymbol alias) {
     w->node = node;
-    w->start = at.bytes;
-    w->row = at.extent.row;
-    w->column = at.extent.column;
+    w->start = at;
     w->alias = alias;
 }
 
-static bool push(TreeWalk *w, const Subtree *node, Length at, TSSymbol alias, bool visible) {
+static bool push(TreeWalk *w, const Subtree *node, uint32_t at, TSSymbol alias, bool visible) {
     if (w->depth == w->capacity) {
         uint32_t capacity = w->capacity ? 2 * w->capacity : 32;
         TreeWalkFrame *grown = ts_realloc(w->frames, capacity * sizeof(TreeWalkFrame));
@@ -71,7 +66,7 @@ static bool advance(TreeWalk *w) {
         }
         const Subtree *children = ts_subtree_children(parent);
         const Subtree *child = &children[f->next];
-        const Length at = f->child_position;
+        const uint32_t at = f->child_position;
         bool visible = ts_subtree_visible(*child);
         TSSymbol alias = 0;
         if (!ts_subtree_extra(*child)) {
@@ -82,9 +77,8 @@ static bool advance(TreeWalk *w) {
             f->structural++;
         }
         f->next++;
-        f->child_position = length_add(at, ts_subtree_size(*child));
-        if (f->next < count)
-            f->child_position = length_add(f->child_position, ts_subtree_padding(children[f->next]));
+        f->child_position = at + size_bytes(*child);
+        if (f->next < count) f->child_position += padding_bytes(children[f->next]);
         if (visible) {
             set_current(w, child, at, alias);
             return true;
@@ -99,7 +93,7 @@ bool tree_walk_init(TreeWalk *w, const TSTree *tree) {
     w->frames = NULL;
     w->depth = w->capacity = 0;
     w->failed = false;
-    set_current(w, &tree->root, ts_subtree_padding(tree->root), 0);
+    set_current(w, &tree->root, padding_bytes(tree->root), 0);
     w->frames = ts_malloc(32 * sizeof(TreeWalkFrame));
     w->capacity = w->frames ? 32 : 0;
     w->failed = w->frames == NULL;
@@ -119,18 +113,19 @@ uint16_t tree_walk_symbol(const TreeWalk *w) {
 }
 
 uint32_t tree_walk_end(const TreeWalk *w) {
-    return w->start + ts_subtree_size(*(const Subtree *)w->node).bytes;
+    return w->start + size_bytes(*(const Subtree *)w->node);
 }
 
 TSNode tree_walk_node(const TreeWalk *w) {
-    return ts_node_new(w->tree, w->node, current_position(w), w->alias);
+    const Length at = {w->start, {0, 0}}; /* no point: see tree_walk.h */
+    return ts_node_new(w->tree, w->node, at, w->alias);
 }
 
 bool tree_walk_first_child(TreeWalk *w) {
     const Subtree *node = w->node;
     if (ts_subtree_child_count(*node) == 0) return false;
     const uint32_t depth = w->depth;
-    if (!push(w, node, current_position(w), w->alias, true)) return false;
+    if (!push(w, node, w->start, w->alias, true)) return false;
     if (advance(w)) return true;
     w->depth = depth;
     return false;

@@ -28,8 +28,7 @@ typedef struct {
     TreeWalkFrame *frames; /* the open nodes, the current node's parent last */
     uint32_t depth, capacity;
     const void *node;     /* the current node's subtree (a const Subtree *) */
-    uint32_t start;       /* its start byte */
-    uint32_t row, column; /* its start point */
+    uint32_t start;       /* its start byte (the walk keeps bytes, not rows and columns) */
     uint16_t alias;       /* its alias in its parent's production, or 0 */
     bool failed;          /* a frame could not be allocated: the walk stopped short */
 } TreeWalk;
@@ -42,7 +41,9 @@ void tree_walk_free(TreeWalk *w);
 /* The current node's public symbol (as ts_node_symbol), and its end byte. */
 uint16_t tree_walk_symbol(const TreeWalk *w);
 uint32_t tree_walk_end(const TreeWalk *w);
-/* The current node as a TSNode (as ts_tree_cursor_current_node). */
+/* The current node as a TSNode (as ts_tree_cursor_current_node, but for its start point,
+   which is not kept: its bytes and those of the nodes reached from it are right, their
+   points are not). */
 TSNode tree_walk_node(const TreeWalk *w);
 
 /* Move as ts_tree_cursor_goto_first_child, _goto_next_sibling and _goto_parent do. */
