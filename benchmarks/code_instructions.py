@@ -1,0 +1,107 @@
+"""Instructions, not seconds: tree-sitter's parse against ``CodeTokenizer.encode`` under callgrind.
+
+Wall-clock ratios on a shared VM drift by a tenth between runs of the same code (see
+``code_bench.py``). Callgrind counts the instructions a program runs, the same on every run
+of the same build and input, whatever else the machine does: a steadier measure of what
+``encode`` adds to the parse, though not of time (cache misses do not show).
+
+Per language, the same files (``--mb`` MB of ``corpora/fetch_code.py`` output) go through
+this script three times under ``valgrind --tool=callgrind``: loading only, then every file
+through tree-sitter's ``Parser.parse`` (its Python bindings), then every file through
+``CodeTokenizer.default().encode``. The loading run is subtracted from the other two;
+printed: both counts and parse / encode (the share of ``encode``'s work that is the parse;
+1.0 would be an encode that costs nothing beyond the parse).
+
+    python benchmarks/code_instructions.py /tmp/code_corpus --mb 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _code_common import LANGUAGES, corpus_files, read_text  # noqa: E402
+
+CT_LANG = {"python": "python", "java": "java", "javascript": "javascript", "csharp": "c_sharp"}
+GRAMMAR = {
+    "python": "tree_sitter_python",
+    "java": "tree_sitter_java",
+    "csharp": "tree_sitter_c_sharp",
+    "javascript": "tree_sitter_javascript",
+}
+MODES = ("load", "parse", "encode")
+
+
+def texts_of(root: Path, language: str, megabytes: float) -> list[str]:
+    texts, size = [], 0
+    for path in corpus_files(root, language):
+        text = read_text(path)
+        if text and text.strip():
+            texts.append(text)
+            size += len(text.encode("utf-8"))
+        if size >= megabytes * 1e6:
+            break
+    return texts
+
+
+def run_mode(root: Path, language: str, megabytes: float, mode: str) -> None:
+    """The measured program: load everything, then the work of ``mode``."""
+    import tree_sitter
+
+    from codetok import CodeTokenizer
+
+    texts = texts_of(root, language, megabytes)
+    tok = CodeTokenizer.default()
+    tok.encode(texts[0], CT_LANG[language])
+    grammar = importlib.import_module(GRAMMAR[language])
+    parser = tree_sitter.Parser(tree_sitter.Language(grammar.language()))
+    parser.parse(texts[0].encode())
+    data = [t.encode() for t in texts]
+    if mode == "parse":
+        for d in data:
+            parser.parse(d)
+    elif mode == "encode":
+        for t in texts:
+            tok.encode(t, CT_LANG[language])
+
+
+def instructions(root: Path, language: str, megabytes: float, mode: str) -> int:
+    """Instructions of one run of this script in ``mode`` under callgrind."""
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+         __file__, str(root), "--mb", str(megabytes), "--languages", language, "--mode", mode],
+        capture_output=True, text=True, env=env, check=True,
+    )  # fmt: skip
+    found = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind printed no count:\n{out.stderr[-800:]}")
+    return int(found.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path, help="folder written by corpora/fetch_code.py")
+    parser.add_argument("--languages", nargs="+", default=list(LANGUAGES))
+    parser.add_argument("--mb", type=float, default=1.0, help="megabytes per language")
+    parser.add_argument("--mode", choices=MODES, help=argparse.SUPPRESS)  # the measured run
+    args = parser.parse_args()
+    if args.mode:
+        run_mode(args.corpus, args.languages[0], args.mb, args.mode)
+        return
+    print("| language | parse, M instructions | encode, M instructions | parse / encode |")
+    print("| --- | ---: | ---: | ---: |")
+    for language in args.languages:
+        load, parse, encode = (instructions(args.corpus, language, args.mb, m) for m in MODES)
+        p, e = parse - load, encode - load
+        print(f"| {language} | {p / 1e6:,.0f} | {e / 1e6:,.0f} | {p / e:.3f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
