@@ -29,9 +29,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _code_common import LANGUAGES, corpus_files, read_text  # noqa: E402
+from _code_common import LANGUAGES  # noqa: E402
+from code_bench import CT_LANG, load_texts  # noqa: E402
 
-CT_LANG = {"python": "python", "java": "java", "javascript": "javascript", "csharp": "c_sharp"}
 GRAMMAR = {
     "python": "tree_sitter_python",
     "java": "tree_sitter_java",
@@ -41,25 +41,13 @@ GRAMMAR = {
 MODES = ("load", "parse", "warm", "encode")
 
 
-def texts_of(root: Path, language: str, megabytes: float) -> list[str]:
-    texts, size = [], 0
-    for path in corpus_files(root, language):
-        text = read_text(path)
-        if text and text.strip():
-            texts.append(text)
-            size += len(text.encode("utf-8"))
-        if size >= megabytes * 1e6:
-            break
-    return texts
-
-
 def run_mode(root: Path, language: str, megabytes: float, mode: str) -> None:
     """The measured program: load everything, then the work of ``mode``."""
     import tree_sitter
 
     from codetok import CodeTokenizer
 
-    texts = texts_of(root, language, megabytes)
+    texts = load_texts(root, language, megabytes)
     tok = CodeTokenizer.default()
     tok.encode(texts[0], CT_LANG[language])
     grammar = importlib.import_module(GRAMMAR[language])
