@@ -302,12 +302,19 @@ def test_an_unknown_language_fails_at_encode(cb):
         cb.encode("x = 1\n", "no-such-language")
 
 
-def test_ids_alone_take_the_flat_encode(cb, codebert_dir):
-    """``ids`` alone come from the native plan's flat encode (no offsets, masks or token
-    strings), equal to the full encode's, with and without special tokens and with added
-    tokens in the text; the full encode runs when tokens or annotations are read. A
-    tokenizer with truncation set takes the full encode at once."""
-    texts = [NON_ASCII[0], "x = <mask> + 1  # <s>\n", "", "\ud800 y = 2\n"]
+def test_ids_alone_take_the_lean_encode(cb, codebert_dir):
+    """``ids`` alone come from the native plan's ids-only encode (no offsets, masks or
+    token strings), equal to the full encode's, with and without special tokens, with added
+    tokens in the text and with more tokens than chars (4-byte chars); the full encode runs
+    when tokens or annotations are read. A tokenizer with truncation set takes the full
+    encode at once."""
+    texts = [
+        NON_ASCII[0],
+        "x = <mask> + 1  # <s>\n",
+        "",
+        "\ud800 y = 2\n",
+        "s = '\U0001f600𐍈'\n" * 300,
+    ]
     for text in texts:
         for special in (True, False):
             full = cb.tokenizer.encode(text, add_special_tokens=special)

@@ -189,6 +189,28 @@ class PipelineCore {
             });
     }
 
+    // The ids of one text as one ``int64`` array between ``prefix`` and ``suffix`` (a
+    // post-processor's tokens), or None when the Python path must decide: ids alone of a
+    // long text (CodeBERT mode's ``ids``) in about 12 bytes per token at the peak. The
+    // text's own buffer reserves a token per char, which costs only the pages written
+    // (no growth copies), and the result is the only other copy.
+    py::object encode_ids64(const py::str& text, const py::handle& skip,
+                            const std::vector<int64_t>& prefix,
+                            const std::vector<int64_t>& suffix) const {
+        const StrView v = str_view(text.ptr());
+        codetok::Encoded out;
+        out.ids.reserve(v.n + 16);
+        encode_text(v, sorted_ids(skip), 0, false, true, out);
+        if (!out.ok) return py::none();
+        const size_t n = out.ids.size();
+        py::array_t<int64_t> ids(static_cast<py::ssize_t>(prefix.size() + n + suffix.size()));
+        int64_t* dst = ids.mutable_data();
+        dst = std::copy(prefix.begin(), prefix.end(), dst);
+        dst = std::copy(out.ids.begin(), out.ids.end(), dst);
+        std::copy(suffix.begin(), suffix.end(), dst);
+        return std::move(ids);
+    }
+
     // All ids of all texts in one int32 array, and the int64 bounds (text k is
     // ids[bounds[k]:bounds[k + 1]]); None when any text needs the Python path.
     py::object encode_flat(const py::handle& texts, const py::handle& skip,
@@ -290,7 +312,11 @@ class PipelineCore {
     // releases while it encodes (a short one gains less than the release costs).
     codetok::Encoded& encode_text(const StrView& v, const std::vector<int32_t>& skip, int trim,
                                   bool want_offsets, bool gil_held) const {
-        codetok::Encoded& out = reused();
+        return encode_text(v, skip, trim, want_offsets, gil_held, reused());
+    }
+    // ``encode_text`` into ``out``.
+    codetok::Encoded& encode_text(const StrView& v, const std::vector<int32_t>& skip, int trim,
+                                  bool want_offsets, bool gil_held, codetok::Encoded& out) const {
         if (left_to_python(v)) {
             out.clear();
             out.ok = false;
@@ -738,6 +764,8 @@ void bind_pipeline(py::module_& m) {
              py::arg("skip"), py::arg("threads"))
         .def("encode_flat", &PipelineCore::encode_flat, py::arg("texts"), py::arg("skip"),
              py::arg("threads"))
+        .def("encode_ids64", &PipelineCore::encode_ids64, py::arg("text"), py::arg("skip"),
+             py::arg("prefix"), py::arg("suffix"))
         .def("fast_state", &codetok::bind::fast_state, py::arg("trim"), py::arg("model_core"),
              py::arg("layouts"), py::arg("ordinary_skip"),
              "What the C entries of ``Tokenizer.encode`` / ``encode_ordinary`` need of this "

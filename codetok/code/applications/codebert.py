@@ -493,11 +493,11 @@ class CodeBertTokenizer:
         )
 
     def _lean_ids(self, text: str, add_special_tokens: bool) -> np.ndarray | None:
-        """``int64`` ids of ``text`` as ``tokenizer.encode`` gives them, from the native
-        plan's flat encode (one ``int32`` array, no offsets, masks or token strings: what
-        asking for ids alone should cost), or None where that is not the same call: not a
-        codetok tokenizer, no native plan, truncation or padding set, or a post-processor
-        that does not put its tokens around the text."""
+        """``int64`` ids of ``text`` as ``tokenizer.encode`` gives them, written by the
+        native plan straight into the array it returns (no offsets, masks or token strings:
+        what asking for ids alone should cost), or None where that is not the same call:
+        not a codetok tokenizer, no native plan, truncation or padding set, or a
+        post-processor that does not put its tokens around the text."""
         from ...tokenizer.tokenizer import Tokenizer
 
         tok = self.tokenizer
@@ -509,15 +509,8 @@ class CodeBertTokenizer:
         affixes = self._affixes(plan, add_special_tokens)
         if affixes is None:
             return None
-        flat = plan.core.encode_flat([text], [], 1)  # [] : added tokens match, as in encode
-        if flat is None:
-            return None
         prefix, suffix = affixes
-        out = np.empty(len(prefix) + len(flat[0]) + len(suffix), np.int64)
-        out[: len(prefix)] = prefix
-        out[len(prefix) : len(out) - len(suffix)] = flat[0]
-        out[len(out) - len(suffix) :] = suffix
-        return out
+        return plan.core.encode_ids64(text, [], prefix, suffix)  # [] : as in encode
 
     def _affixes(self, plan: Any, add_special_tokens: bool) -> tuple[list[int], list[int]] | None:
         """The post-processor's tokens before and after one text, for this plan (the
