@@ -36,7 +36,9 @@ from ..errors import (
     VocabularyError,
 )
 from ..formats.files import parse_json, read_text_file
+from ..processors.template import TemplateProcessing
 from ..tokenizer.added_tokens import AddedToken
+from ..tokenizer.encoding import BatchEncoding
 from ..tokenizer.serialization import json_text, write_json_file
 from ..tokenizer.tokenizer import Tokenizer, _from_pickle
 from .encoding import CodeEncoding, token_positions
@@ -50,6 +52,7 @@ from .routing.native import compile_router, run_router, run_router_ids
 from .routing.pieces import DIGIT_POLICIES, PieceSplitter
 from .routing.reserved import ReservedTokens
 from .routing.router import CODE, RouterOptions, route
+from .special import CONTROL_TOKENS, ROLES, default_template
 from .training import train_models
 
 __all__ = ["CodeTokenizer", "FORMAT_KEY", "FORMAT_VERSION", "CORE_LANGUAGES"]
@@ -58,6 +61,12 @@ FORMAT_KEY = "codetok_code"
 FORMAT_VERSION = 1
 _DEFAULT_FILE = "default_code_tokenizer.json"
 _OPTION_NAMES = tuple(RouterOptions.__dataclass_fields__)
+_CALL_OPTIONS = frozenset(
+    """paths add_special_tokens padding truncation max_length stride pad_to_multiple_of
+    padding_side truncation_side return_tensors return_token_type_ids return_attention_mask
+    return_overflowing_tokens return_special_tokens_mask return_offsets_mapping return_length
+    return_position_ids return_kinds return_node_types num_threads""".split()
+)
 
 
 class CodeTokenizer:
@@ -131,13 +140,22 @@ class CodeTokenizer:
         self._splitter = PieceSplitter(self.options.digits, max_piece=self.options.max_piece)
         self.tokenizer = tokenizer
         self.comment_tokenizer = comment_tokenizer
-        self._setup()
+        self._setup(control=True)
 
-    def _setup(self) -> None:
+    def _setup(self, control: bool = False) -> None:
+        """Build the channels and tables; ``control``: first add the control tokens the
+        tokenizer lacks (after the reserved ones) and the default template when it has
+        none (a new tokenizer; a loaded one keeps what its file holds, so ids never move)."""
         tok = self.tokenizer
         tok.add_special_tokens(
             [AddedToken(t, special=True, normalized=False) for t in self.reserved.tokens]
         )
+        if control:
+            tok.add_special_tokens(
+                [AddedToken(t, special=True, normalized=False) for t in CONTROL_TOKENS.values()]
+            )
+            if tok.post_processor is None:
+                tok.post_processor = _template(tok, *default_template())
         self._code = Channel(tok, 0, self.reserved.surfaces)
         self._index = {t: tok.token_to_id(t) for t in self.reserved.tokens}
         channels = [self._code]
@@ -151,6 +169,17 @@ class CodeTokenizer:
         self._tokens = [t for ch in channels for t in ch.tokens]
         self._bytes = [b for ch in channels for b in ch.token_bytes]
         self._lengths = np.concatenate([ch.lengths for ch in channels])
+        reserved = set(self.reserved.tokens)
+        self._control = {
+            tid: t.content
+            for tid, t in tok.get_added_tokens_decoder().items()
+            if t.special and t.content not in reserved
+        }
+        #: ``transformers``-style settings of :meth:`__call__` (not saved).
+        self.model_max_length: int = int(1e30)
+        self.padding_side = "right"
+        self.truncation_side = "right"
+        self.model_input_names: list[str] = ["input_ids", "attention_mask"]
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -275,6 +304,78 @@ class CodeTokenizer:
             return self._index[token]
         except KeyError:
             raise VocabularyError(f"{token!r} is not a reserved token of this tokenizer") from None
+
+    @property
+    def special_tokens_map(self) -> dict[str, str]:
+        """``transformers``' roles of the control tokens this tokenizer has
+        (``eos_token``, ``pad_token``, ``unk_token``, ``mask_token``; ``bos_token`` is the
+        EOS token, as in GPT-2 and StarCoder).
+
+        >>> CodeTokenizer().special_tokens_map["pad_token"]
+        '<pad>'
+        """
+        have = set(self._control.values())
+        out: dict[str, str] = {}
+        for role, name in ROLES.items():
+            token = CONTROL_TOKENS["eos" if role == "bos" else role]
+            if token in have:
+                out[name] = token
+        return out
+
+    def control_id(self, role: str) -> int:
+        """Return the id of a control token by role: ``"eos"``, ``"pad"``, ``"unk"``,
+        ``"mask"``, ``"fim_prefix"``, ``"fim_middle"``, ``"fim_suffix"``, ``"fim_pad"``,
+        ``"file_sep"``, ``"repo_name"`` (see :mod:`codetok.code.special`).
+
+        Raises:
+            VocabularyError: an unknown role, or this tokenizer lacks the token (a file
+                saved before codetok had it: build a new ``CodeTokenizer`` over its
+                ``tokenizer`` to add it).
+
+        >>> tok = CodeTokenizer()
+        >>> tok.id_to_token(tok.control_id("fim_middle"))
+        '<fim_middle>'
+        """
+        token = CONTROL_TOKENS.get("eos" if role == "bos" else role)
+        if token is None:
+            raise VocabularyError(
+                f"unknown control token role {role!r}; roles: bos, {', '.join(CONTROL_TOKENS)}"
+            )
+        tid = self.tokenizer.token_to_id(token)
+        if tid is None or self._control.get(tid) != token:
+            raise VocabularyError(
+                f"this code tokenizer has no {token!r} token (saved before codetok added "
+                "control tokens); CodeTokenizer(old.tokenizer, languages=..., **options) adds "
+                "them after the existing ids"
+            )
+        return tid
+
+    @property
+    def post_processor(self) -> TemplateProcessing | None:
+        """The template :meth:`__call__` places special tokens with (``add_special_tokens``):
+        the code model's :class:`~codetok.processors.TemplateProcessing`, saved with the
+        tokenizer; a new code tokenizer starts with ``$A <|endoftext|>``. None: no special
+        tokens (a wrapped tokenizer with another kind of post-processor).
+
+        >>> from codetok.processors import TemplateProcessing
+        >>> tok = CodeTokenizer()
+        >>> eos = tok.control_id("eos")
+        >>> tok.post_processor = TemplateProcessing(
+        ...     "<|endoftext|> $A <|endoftext|>", special_tokens=[("<|endoftext|>", eos)])
+        >>> tok("x = 1\\n", "python")["input_ids"][0] == eos
+        True
+        """
+        pp = self.tokenizer.post_processor
+        return pp if isinstance(pp, TemplateProcessing) else None
+
+    @post_processor.setter
+    def post_processor(self, value: TemplateProcessing | None) -> None:
+        if value is not None and not isinstance(value, TemplateProcessing):
+            raise ConfigurationError(
+                "a code tokenizer's post_processor is a codetok.processors.TemplateProcessing "
+                f"or None, not {type(value).__name__}"
+            )
+        self.tokenizer.post_processor = value
 
     # ------------------------------------------------------------------ encode / decode
     def lex(
@@ -418,6 +519,74 @@ class CodeTokenizer:
         with ThreadPoolExecutor(max_workers=min(threads, len(sources))) as pool:
             return list(pool.map(one, range(len(sources))))
 
+    def __call__(
+        self,
+        source: str | bytes | Sequence[str | bytes],
+        /,
+        language: str | tuple[str | None, str | None] | None = None,
+        *,
+        source_pair: str | bytes | Sequence[str | bytes] | None = None,
+        **options: Any,
+    ) -> BatchEncoding:
+        """Model inputs for one source, a batch, or pairs, as ``transformers`` makes them.
+
+        The sources are encoded as :meth:`encode_batch` encodes them (native threads); the
+        ids are then laid out as a ``transformers`` tokenizer lays out its own, with the
+        special tokens of :attr:`post_processor` (``$A <|endoftext|>`` by default). Nothing
+        of the tokenizer is changed, so threads may share it.
+
+        Args:
+            source: a source (str or bytes) or a list of them.
+            language: the language of every source, or ``(first, second)`` for pairs;
+                None detects each one's (from ``paths`` and content).
+            source_pair: the second source of each pair (a list when ``source`` is one),
+                encoded after the first (type id 1 in the default template).
+            **options: ``paths`` (file names, for detection), ``add_special_tokens``,
+                ``padding`` (True / ``"longest"`` / ``"max_length"``), ``truncation``
+                (True / ``"longest_first"`` / ``"only_first"`` / ``"only_second"``, or
+                ``"statement"``: single sources cut at the end of a statement),
+                ``max_length``, ``stride``, ``pad_to_multiple_of``, ``padding_side``,
+                ``truncation_side``, ``return_tensors`` (``"np"`` / ``"pt"``),
+                ``return_token_type_ids``, ``return_attention_mask``,
+                ``return_overflowing_tokens``, ``return_special_tokens_mask``,
+                ``return_offsets_mapping`` (char spans into each source),
+                ``return_length``, ``return_position_ids``, ``return_kinds`` and
+                ``return_node_types`` (each token's :class:`~codetok.code.LexemeKind` and
+                node type id, -1 for special tokens and padding), ``num_threads``.
+
+        Returns:
+            A :class:`~codetok.tokenizer.encoding.BatchEncoding`: lists for one source,
+            lists of lists for a batch, arrays or tensors with ``return_tensors``.
+
+        Raises:
+            ConfigurationError: an unknown option value, padding without a ``<pad>`` token,
+                or ``truncation="statement"`` with pairs or windows.
+            TruncationError: ``max_length`` leaves no room for the special tokens.
+            LanguageError, ParseLimitError: as :meth:`encode`.
+
+        >>> tok = CodeTokenizer()
+        >>> batch = tok(["x = 1\\n", "def f():\\n    return 2\\n"], "python", padding=True)
+        >>> [len(ids) for ids in batch["input_ids"]], batch["attention_mask"][0][-2:]
+        ([10, 10], [0, 0])
+        """
+        from .model_inputs import code_call
+
+        unknown = sorted(set(options) - _CALL_OPTIONS)
+        if unknown:
+            raise ConfigurationError(
+                f"unknown option(s) {', '.join(unknown)} of CodeTokenizer.__call__; "
+                f"valid: {', '.join(sorted(_CALL_OPTIONS))}"
+            )
+        return code_call(self, source, source_pair, language, **options)
+
+    def _token_array(self) -> np.ndarray:
+        """Every id's token string in an object array (indexed by id arrays)."""
+        table = self.__dict__.get("_token_table")
+        if table is None or len(table) != len(self._tokens):
+            table = np.array(self._tokens, dtype=object)
+            self.__dict__["_token_table"] = table
+        return table
+
     def _encoder(self, grammar: Any, opts: RouterOptions) -> Any | None:
         """The native encoder of ``grammar`` and ``opts`` (built once), or None when the
         lexer and router run as separate calls (see :mod:`codetok.code.fused`).
@@ -557,7 +726,13 @@ class CodeTokenizer:
         )
 
     def decode(
-        self, ids: Iterable[int], /, *, as_bytes: bool = False, from_bytes: bool = False
+        self,
+        ids: Iterable[int],
+        /,
+        *,
+        as_bytes: bool = False,
+        from_bytes: bool = False,
+        skip_special_tokens: bool = True,
     ) -> str | bytes:
         """Turn ids back into source code.
 
@@ -583,6 +758,9 @@ class CodeTokenizer:
                 back byte for byte).
             from_bytes: the ids came from a bytes source: return its ``surrogateescape``
                 text (:attr:`CodeEncoding.source_is_bytes` says which).
+            skip_special_tokens: control tokens (``<|endoftext|>``, ``<pad>``, the FIM
+                tokens; :mod:`codetok.code.special`) decode to nothing; False writes their
+                text. Reserved tokens always decode to the source text they stand for.
 
         Returns:
             The source as str, or bytes with ``as_bytes``.
@@ -606,6 +784,10 @@ class CodeTokenizer:
                 "bytes, from_bytes=True their surrogateescape text"
             )
         table = self._bytes
+        if not skip_special_tokens and self._control:
+            table = list(table)
+            for tid, content in self._control.items():
+                table[tid] = content.encode("utf-8")
         n = len(table)
         ids = list(ids)
         for pos, i in enumerate(ids):
@@ -849,6 +1031,13 @@ def _saved_comment_tokenizer(comment: Any, path: str | None) -> Tokenizer | None
     except FormatError as e:
         inner = f"{where}.{e.where}" if e.where else where
         raise type(e)(e.message, path=path, where=inner) from e
+
+
+def _template(tok: Tokenizer, single: str, pair: str) -> TemplateProcessing:
+    """A template over the control tokens it names, with their ids in ``tok``."""
+    names = {t for t in (single + " " + pair).split() if not t.startswith("$")}
+    names = {t.rsplit(":", 1)[0] if t.rsplit(":", 1)[-1].isdigit() else t for t in names}
+    return TemplateProcessing(single, pair, [(t, tok.token_to_id(t)) for t in sorted(names)])
 
 
 _DEFAULT_TEXT: str | None = None

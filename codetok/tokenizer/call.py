@@ -37,7 +37,7 @@ from .truncation import (
 if TYPE_CHECKING:
     from .tokenizer import Tokenizer
 
-__all__ = ["call", "position_ids", "strategies"]
+__all__ = ["batch_columns", "call", "position_ids", "strategies"]
 
 
 def call(
@@ -112,7 +112,7 @@ def call(
     settings = CallSettings(trunc_settings, pad_settings)
     encodings = tok._encode_batch(batch, is_split_into_words, add_special_tokens, "all", (), None, settings)  # fmt: skip
     fields = {"token_type_ids": want_types, "attention_mask": want_mask, **extra}
-    out = _columns(encodings, fields, return_overflowing_tokens, return_tensors)
+    out = batch_columns(encodings, fields, return_overflowing_tokens, return_tensors)
     if not is_batched and return_tensors is None and not return_overflowing_tokens:
         out = BatchEncoding(
             {k: (v[0] if v and isinstance(v[0], list) else v) for k, v in out.data.items()},
@@ -210,7 +210,7 @@ _FIELDS: dict[str, Callable[[Encoding], Any]] = {
 }
 
 
-def _columns(
+def batch_columns(
     encodings: list[Encoding],
     fields: dict[str, bool],
     overflowing: bool,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from codetok.code import CodeTokenizer
+from codetok.code.special import CONTROL_TOKENS
 
 DATA = Path(__file__).parents[1] / "data" / "code"
 #: optional: a corpora/fetch_code.py output folder to test many more real files
@@ -31,7 +32,9 @@ def test_loads_offline(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(mod, "_DEFAULT_TEXT", None)
     tok = CodeTokenizer.default()
-    assert 16000 <= tok.vocab_size <= 32000
+    controls = {tok.control_id(role) for role in CONTROL_TOKENS}
+    assert controls == set(range(32000, 32007)) | {0, 1, 2}  # the 7 new ones after the rest
+    assert 16000 <= tok.vocab_size - 7 <= 32000
     assert set(tok.reserved.keywords) == {"python", "java", "csharp", "javascript"}
     assert CodeTokenizer().vocab_size == tok.vocab_size
 

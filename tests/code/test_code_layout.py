@@ -32,6 +32,8 @@ CORE = {
     f"{PACKAGE}.encoding",
     f"{PACKAGE}.training",
     f"{PACKAGE}.fused",
+    f"{PACKAGE}.model_inputs",
+    f"{PACKAGE}.special",
 }
 
 

@@ -22,16 +22,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["BLOCK_TYPES", "Truncation", "statement_units", "truncate_code"]
+from ..front.statements import BLOCK_TYPES, FILE_BLOCK_TYPES, statement_units
 
-#: Node types whose named children are statements, per language.
-BLOCK_TYPES: dict[str, frozenset[str]] = {
-    "python": frozenset({"block"}),
-    "java": frozenset({"block", "constructor_body", "switch_block_statement_group"}),
-    "csharp": frozenset({"block", "switch_section"}),
-    "javascript": frozenset({"statement_block", "switch_case", "switch_default"}),
-}
-_COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
+__all__ = ["BLOCK_TYPES", "FILE_BLOCK_TYPES", "Truncation", "statement_units", "truncate_code"]
+
+# The statements of a tree live with the syntax (front/); re-exported here, where they
+# were first.
 
 
 @dataclass(frozen=True)
@@ -59,37 +55,6 @@ class Truncation:
     def to_dict(self) -> dict[str, Any]:
         """The fields as a JSON-ready dict."""
         return asdict(self)
-
-
-def statement_units(node: Any, language: str, offset: int = 0) -> list[tuple[int, int]]:
-    """Byte spans of the statements inside a tree-sitter node, in document order.
-
-    Args:
-        node: a tree-sitter node (a function).
-        language: canonical language name (a key of :data:`BLOCK_TYPES`).
-        offset: added to every span (the lexer's ``tree_offset`` for a BOM).
-
-    Returns:
-        ``(start, end)`` byte spans of each statement at any depth, sorted by start.
-
-    >>> from codetok.code import lex
-    >>> lx = lex("def f():\\n    x = 1\\n    return x\\n", "python")
-    >>> statement_units(lx.tree.root_node, "python")
-    [(13, 18), (23, 31)]
-    """
-    blocks = BLOCK_TYPES.get(language, frozenset())
-    out: list[tuple[int, int]] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        inside_block = n.type in blocks
-        for child in reversed(n.children):
-            if inside_block and child.is_named and child.type not in _COMMENTS:
-                out.append((child.start_byte + offset, child.end_byte + offset))
-            if child.child_count:
-                stack.append(child)
-    out.sort()
-    return out
 
 
 def _best_prefix(cuts: Sequence[int], fits: Callable[[int], bool]) -> int | None:

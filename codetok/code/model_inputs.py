@@ -1,0 +1,255 @@
+"""Model inputs from code: what :meth:`codetok.code.CodeTokenizer.__call__` runs.
+
+:func:`code_call` encodes each source with the code tokenizer (on native threads, as
+:meth:`~codetok.code.CodeTokenizer.encode_batch` does), then lays the ids out exactly as
+``transformers`` lays out a text tokenizer's: the same padding, truncation, ``stride``
+windows, special-token template and returned columns, through the same code that does it
+for :meth:`codetok.Tokenizer.__call__` (:mod:`codetok.tokenizer.truncation`,
+:class:`~codetok.processors.TemplateProcessing`). What only code has:
+
+- ``truncation="statement"``: the cut falls at the end of a statement (a lexeme when no
+  statement end fits), so the kept tokens decode to a prefix of the file that stops between
+  statements (:mod:`codetok.code.applications.truncation` finds the statements);
+- ``return_kinds`` / ``return_node_types``: each token's lexeme kind and tree-sitter node
+  type id (``-1`` for special tokens and padding), laid out like ``input_ids``.
+
+Not here: encoding (:mod:`codetok.code.tokenizer`), where special tokens go (the
+tokenizer's post-processor), tensors (:class:`~codetok.tokenizer.encoding.BatchEncoding`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigurationError, TruncationError
+from ..processors.base import default_process
+from ..tokenizer.call import batch_columns, strategies
+from ..tokenizer.encoding import BatchEncoding, Encoding
+from ..tokenizer.truncation import pad_encodings, padding_settings, truncate_encodings
+from .encoding import CodeEncoding
+from .front.statements import statement_units
+
+__all__ = ["code_call", "STATEMENT"]
+
+#: The truncation strategy that cuts at a statement end.
+STATEMENT = "statement"
+
+Source = str | bytes
+
+
+def code_call(
+    tok: Any,
+    source: Source | Sequence[Source],
+    source_pair: Source | Sequence[Source] | None = None,
+    language: str | tuple[str | None, str | None] | None = None,
+    *,
+    paths: Sequence[str | os.PathLike[str] | None] | None = None,
+    add_special_tokens: bool = True,
+    padding: bool | str = False,
+    truncation: bool | str | None = None,
+    max_length: int | None = None,
+    stride: int = 0,
+    pad_to_multiple_of: int | None = None,
+    padding_side: str | None = None,
+    truncation_side: str | None = None,
+    return_tensors: str | None = None,
+    return_token_type_ids: bool | None = None,
+    return_attention_mask: bool | None = None,
+    return_overflowing_tokens: bool = False,
+    return_special_tokens_mask: bool = False,
+    return_offsets_mapping: bool = False,
+    return_length: bool = False,
+    return_position_ids: bool = False,
+    return_kinds: bool = False,
+    return_node_types: bool = False,
+    num_threads: int | None = None,
+) -> BatchEncoding:
+    """Model inputs for code: :meth:`codetok.code.CodeTokenizer.__call__` documents it."""
+    statement = truncation == STATEMENT
+    if statement and (source_pair is not None or stride or return_overflowing_tokens):
+        raise ConfigurationError(
+            "truncation='statement' cuts single sources without stride or overflowing "
+            "windows; use truncation=True for pairs and windows"
+        )
+    pad_strategy, trunc_strategy, max_length = strategies(
+        padding, "only_first" if statement else truncation, max_length, pad_to_multiple_of,
+        tok.model_max_length,
+    )  # fmt: skip
+    sources, pairs, is_batched = _batch(source, source_pair)
+    first_lang, second_lang = language if isinstance(language, tuple) else (language, language)
+    firsts = tok.encode_batch(sources, first_lang, paths=paths, num_threads=num_threads)
+    seconds = None if pairs is None else tok.encode_batch(pairs, second_lang, num_threads=num_threads)  # fmt: skip
+    room = None
+    if trunc_strategy is not None and max_length is not None:
+        room = _room(tok, max_length, pairs is not None, add_special_tokens)
+    words = return_kinds or return_node_types
+    finals = []
+    for k, enc in enumerate(firsts):
+        a = _as_encoding(tok, enc, return_offsets_mapping, words)
+        b = (
+            None
+            if seconds is None
+            else _as_encoding(tok, seconds[k], return_offsets_mapping, words)
+        )
+        if room is not None and statement:
+            a = _statement_cut(enc, a, room)
+        elif room is not None:
+            side = truncation_side or tok.truncation_side
+            truncate_encodings(a, b, room, stride, trunc_strategy, side)  # type: ignore[arg-type]
+        finals.append(_with_specials(tok, a, b, add_special_tokens))
+    if pad_strategy is not None:
+        _pad(tok, finals, max_length if pad_strategy == "max_length" else None,
+             pad_to_multiple_of, padding_side or tok.padding_side)  # fmt: skip
+    fields = _fields(
+        tok.model_input_names,
+        return_token_type_ids,
+        return_attention_mask,
+        special_tokens_mask=return_special_tokens_mask,
+        offset_mapping=return_offsets_mapping,
+        length=return_length,
+        position_ids=return_position_ids,
+    )
+    out = batch_columns(finals, fields, return_overflowing_tokens, None)
+    tables = [firsts] if seconds is None else [firsts, seconds]
+    for name, wanted in (("kinds", return_kinds), ("node_types", return_node_types)):
+        if wanted:
+            out.data[name] = _code_column(out.encodings, out.data, tables, name)
+    return _shaped(out, return_tensors, is_batched or return_overflowing_tokens)
+
+
+def _shaped(out: BatchEncoding, tensors: str | None, batched: bool) -> BatchEncoding:
+    """The answer as tensors, or, for one unbatched input, its rows unwrapped."""
+    if tensors is not None:
+        return BatchEncoding(out.data, out.encodings, tensor_type=tensors)
+    if batched:
+        return out
+    return BatchEncoding(
+        {k: (v[0] if v and isinstance(v[0], list) else v) for k, v in out.data.items()},
+        out.encodings,
+    )
+
+
+def _fields(
+    names: list[str], types: bool | None, mask: bool | None, **extra: bool
+) -> dict[str, bool]:
+    """Which columns the answer has: token type ids and attention mask by the call or the
+    tokenizer's ``model_input_names``, then the ``return_*`` ones."""
+    return {
+        "token_type_ids": "token_type_ids" in names if types is None else types,
+        "attention_mask": "attention_mask" in names if mask is None else mask,
+        **extra,
+    }
+
+
+def _room(tok: Any, max_length: int, is_pair: bool, add_special_tokens: bool) -> int:
+    """The tokens of code that ``max_length`` leaves beside the template's."""
+    template = tok.post_processor
+    n_added = template.added_tokens(is_pair) if template and add_special_tokens else 0
+    if n_added > max_length:
+        raise TruncationError(
+            f"max_length={max_length} leaves no room for the {n_added} special tokens the "
+            f"post-processor adds; use max_length >= {n_added}"
+        )
+    return max_length - n_added
+
+
+def _with_specials(tok: Any, a: Encoding, b: Encoding | None, add_special_tokens: bool) -> Encoding:
+    """One input's final encoding: the template's tokens placed around its parts."""
+    template = tok.post_processor
+    if template is not None:
+        return template.process(a, b, add_special_tokens)
+    return default_process([a] if b is None else [a, b], add_special_tokens)
+
+
+def _pad(
+    tok: Any,
+    finals: list[Encoding],
+    length: int | None,
+    multiple: int | None,
+    side: str,
+) -> None:
+    """Pad every final encoding (to ``length``, or the longest) with ``<pad>``."""
+    pad_token = tok.special_tokens_map.get("pad_token")
+    if pad_token is None:
+        raise ConfigurationError("padding needs a <pad> token, which this tokenizer lacks")
+    settings = padding_settings(side, tok.control_id("pad"), 0, pad_token, length, multiple)
+    pad_encodings(finals, settings)
+
+
+def _batch(source: Any, source_pair: Any) -> tuple[list[Source], list[Source] | None, bool]:
+    """The sources (and pairs) as lists, and whether a batch was given."""
+    is_batched = isinstance(source, (list, tuple))
+    if not is_batched:
+        return [source], (None if source_pair is None else [source_pair]), False
+    if source_pair is None:
+        return list(source), None, True
+    if not isinstance(source_pair, (list, tuple)):
+        raise ConfigurationError(
+            "when source is a batch, source_pair must be a list of the same length"
+        )
+    if len(source) != len(source_pair):
+        raise ConfigurationError(
+            f"source has {len(source)} items but source_pair has {len(source_pair)}; they must match"
+        )
+    return list(source), list(source_pair), True
+
+
+def _as_encoding(tok: Any, enc: CodeEncoding, offsets: bool, words: bool) -> Encoding:
+    """``enc`` as a text tokenizer's :class:`Encoding`: ids and token strings, char offsets
+    when asked for, and the token's own index as its word id when code columns are asked
+    for (they are looked up by it after truncation and padding)."""
+    ids = enc.ids_array
+    n = int(ids.shape[0])
+    return Encoding(
+        ids=ids.tolist(),
+        tokens=tok._token_array()[ids].tolist(),
+        offsets=list(map(tuple, enc.spans.tolist())) if offsets else None,
+        word_ids=list(range(n)) if words else None,
+    )
+
+
+def _statement_cut(enc: CodeEncoding, a: Encoding, room: int) -> Encoding:
+    """The first tokens of ``a`` (``enc``'s) that fit ``room`` and end a statement, else a
+    lexeme: the kept tokens decode to the file up to that point."""
+    n = len(enc)
+    if n <= room:
+        return a
+    spans = enc.byte_spans
+    starts, ends = spans[:, 0], spans[:, 1]
+    lx = enc.lexemes
+    units = statement_units(lx.tree.root_node, lx.language, lx.tree_offset, whole_file=True)
+    best = 0
+    for _, e in units:
+        k = int(np.searchsorted(starts, e, "left"))
+        if best < k <= room and (k == 0 or ends[k - 1] <= e):
+            best = k
+    if best == 0:  # no statement end fits: the last lexeme start that does
+        lex = enc.lexeme_indices[: room + 1]
+        change = np.flatnonzero(lex[1:] != lex[:-1]) + 1
+        best = int(change[-1]) if change.size else 0
+    return a._slice(0, best)
+
+
+def _code_column(
+    encodings: list[Encoding],
+    data: dict[str, Any],
+    tables: list[list[CodeEncoding]],
+    name: str,
+) -> list[list[int]]:
+    """Each final sequence's ``name`` (``kinds`` / ``node_types``) per token, -1 where the
+    token is no token of the code (special tokens, padding)."""
+    mapping = data.get("overflow_to_sample_mapping") or range(len(encodings))
+    out = []
+    for e, sample in zip(encodings, mapping, strict=True):
+        per_seq = [
+            (t[sample].kinds if name == "kinds" else t[sample].node_type_ids) for t in tables
+        ]
+        row = []
+        for s, w in zip(e.sequence_ids, e.word_ids, strict=True):
+            row.append(-1 if s is None or w is None else int(per_seq[s][w]))
+        out.append(row)
+    return out
