@@ -34,6 +34,7 @@ CORE = {
     f"{PACKAGE}.fused",
     f"{PACKAGE}.model_inputs",
     f"{PACKAGE}.special",
+    f"{PACKAGE}.fim",
 }
 
 
