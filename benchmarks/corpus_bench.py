@@ -19,6 +19,9 @@ loop's. The files are read once first so that every run finds them in the page c
 
     python corpora/fetch_code.py CORPUS --max-mb 12
     python benchmarks/corpus_bench.py CORPUS --mb 200 --workers 1 2 --repeat 2
+
+With ``--pack N`` each worker count also runs with ``--pack N --fim-rate R --fim ast|random``,
+and the ratio of its time to the unpacked run's is printed.
 """
 
 from __future__ import annotations
@@ -74,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--shard-mb", type=float, default=8.0)
     parser.add_argument("--repeat", type=int, default=1, help="best of N interleaved runs")
+    parser.add_argument(
+        "--pack", type=int, help="also run each worker count with --pack N (and the FIM below)"
+    )
+    parser.add_argument("--fim-rate", type=float, default=0.5, help="with --pack (0.5)")
+    parser.add_argument("--fim", choices=("ast", "random"), default="ast", help="with --pack")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="corpus_bench_"))
     try:
@@ -108,8 +116,8 @@ def _run(args: argparse.Namespace, work: Path) -> int:
             counts[f.shown] = len(ct.encode(Path(f.path).read_bytes(), f.language).ids_array)
         return time.perf_counter() - t0, time.process_time() - c0
 
-    def command(workers: int) -> tuple[float, float]:
-        out = work / f"out-{workers}"
+    def command(workers: int, pack: int | None = None) -> tuple[float, float]:
+        out = work / f"out-{workers}-{pack}"
         shutil.rmtree(out, ignore_errors=True)
         cmd = [
             sys.executable,
@@ -121,12 +129,14 @@ def _run(args: argparse.Namespace, work: Path) -> int:
             str(out),
         ]
         cmd += ["-j", str(workers), "--shard-mb", str(args.shard_mb), "-q"]
+        if pack is not None:
+            cmd += ["--pack", str(pack), "--fim-rate", str(args.fim_rate), "--fim", args.fim]
         t0, c0 = time.perf_counter(), _children_cpu()
         subprocess.run(cmd, check=True)
         seconds, cpu = time.perf_counter() - t0, _children_cpu() - c0
         manifest = json.loads((out / "_manifest.json").read_text(encoding="utf-8"))
         got = {f["path"]: f["tokens"] for e in manifest["shards"] for f in e["files"]}
-        if got != counts or manifest["failures"]:
+        if manifest["failures"] or (pack is None and got != counts) or set(got) != set(counts):
             raise SystemExit(f"-j {workers}: token counts differ from the plain loop's")
         shards[workers] = manifest["totals"]["shards"]
         return seconds, cpu
@@ -135,12 +145,17 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     shards: dict[int, int] = {}
     runs: list[tuple[object, Callable[[], tuple[float, float]]]] = [("plain", plain_loop)]
     runs += [(w, partial(command, w)) for w in args.workers]
+    if args.pack:
+        runs += [((w, "pack"), partial(command, w, args.pack)) for w in args.workers]
     for _ in range(args.repeat):  # interleaved, so a busy moment hits every row alike
         for name, run in runs:
             best[name] = min(best.get(name, (float("inf"), 0.0)), run())
     plain = best["plain"][0]
     rows = [("plain loop of `CodeTokenizer.encode` (1 process)", *best["plain"])]
     rows += [(f"`codetok corpus -j {w}` ({shards[w]} shards)", *best[w]) for w in args.workers]
+    if args.pack:
+        flags = f"--pack {args.pack} --fim-rate {args.fim_rate:g} --fim {args.fim}"
+        rows += [(f"`codetok corpus -j {w} {flags}`", *best[(w, "pack")]) for w in args.workers]
 
     mb = total / 1e6
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
@@ -154,6 +169,9 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     for w in args.workers:
         if w != 1 and 1 in best:
             print(f"\n-j {w} over -j 1: {best[1][0] / best[w][0]:.2f}x")
+        if args.pack:
+            ratio = best[w][0] / best[(w, "pack")][0]
+            print(f"-j {w}: packed with FIM over unpacked: {ratio:.2f}x (issue 31: >= 0.85)")
     return 0
 
 

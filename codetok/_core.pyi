@@ -397,6 +397,12 @@ def encode_code_files(files: list[tuple[Any, ...]], threads: int = 1) -> list[An
     has_error, ids and each id's lexeme; or the exception a failed file raises (None:
     skipped after one)."""
 
+def syntax_nodes(language: Any, data: bytes, seconds: float = 0.0, max_bytes: int = 0) -> Any:
+    """Every node below the root of ``data``'s tree, in document order, as ``(n, 5)``
+    int64 rows: start byte, end byte, parent row (-1: the root), symbol, named (0/1).
+    Raises ParseStopped past ``seconds`` / ``max_bytes``."""
+    ...
+
 def walk_report(language: Any, data: bytes) -> tuple[float, float, int, int]:
     """Parse, then walk the whole tree with a cursor reading each node's symbol and byte
     range: (parse seconds, walk seconds, nodes, checksum). For benchmarks."""

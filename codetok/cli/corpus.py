@@ -112,6 +112,11 @@ def _job(args: argparse.Namespace) -> Any:
         keep_docstring=args.keep_docstring,
         follow_symlinks=not args.no_follow_symlinks,
         max_file_bytes=max(1, int(args.max_file_mb * (1 << 20))),
+        pack=args.pack,
+        fim_rate=args.fim_rate,
+        fim_mode=args.fim_mode,
+        fim_spans=args.fim,
+        fim_seed=args.fim_seed,
     )
 
 
@@ -182,6 +187,38 @@ def cmd_corpus(args: argparse.Namespace) -> int:
     return 0
 
 
+def _packing_arguments(p: argparse.ArgumentParser) -> None:
+    """``--pack`` and the fill-in-the-middle options of packed sequences."""
+    p.add_argument(
+        "--pack",
+        type=int,
+        metavar="N",
+        help="rows are sequences of N ids (files joined, each ended by <|endoftext|>; a "
+        "doc_index column says which file each id is from); code tokenizers only",
+    )
+    p.add_argument(
+        "--fim-rate",
+        type=float,
+        default=0.0,
+        metavar="R",
+        help="--pack: lay this share of files out for fill-in-the-middle (0)",
+    )
+    p.add_argument(
+        "--fim-mode",
+        choices=("psm", "spm", "mixed"),
+        default="psm",
+        help="--fim-rate: layout (psm)",
+    )
+    p.add_argument(
+        "--fim",
+        choices=("ast", "random"),
+        default="ast",
+        help="--fim-rate: the middle is a syntax node or sibling run (ast), or between two "
+        "random characters (random)",
+    )
+    p.add_argument("--fim-seed", type=int, default=0, metavar="S", help="--fim-rate: seed (0)")
+
+
 def register(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``corpus`` sub-command to a ``codetok`` argument parser.
 
@@ -227,6 +264,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "--max-docstring-tokens", type=int, metavar="N", help="--pairs: docstring budget"
     )
     p.add_argument("--keep-docstring", action="store_true", help="--pairs: keep docstrings in code")
+    _packing_arguments(p)
     p.add_argument(
         "--languages",
         "-l",

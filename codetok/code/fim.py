@@ -32,8 +32,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+from ..engine import native as _backend
 from ..errors import ConfigurationError, VocabularyError
-from .front.lexer import char_to_byte, lex
+from .front.budget import ParseBudget, parse_tree
+from .front.lexer import Prepared, prepare
 
 __all__ = [
     "FIM_MODES",
@@ -98,46 +102,96 @@ def ast_span(
     rng: random.Random,
     weights: dict[str, float] | None = None,
     run_rate: float = 0.5,
+    budget: ParseBudget | None = None,
 ) -> tuple[int, int] | None:
     """AST-FIM's middle: the char span of one named node of ``source``'s tree (the root
     and empty nodes aside), drawn by :data:`NODE_WEIGHTS`; with probability ``run_rate``,
     when it has named siblings, an aligned run of them holding it instead (from the first
     node's start to the last one's end). None when the tree has no such node.
+
+    Raises:
+        ParseLimitError: the parse went past ``budget`` (default: the default budget).
     """
-    weights = NODE_WEIGHTS if weights is None else weights
-    lx = lex(source, language)
-    root = lx.tree.root_node
-    nodes: list[Any] = []
-    chances: list[float] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        kids = node.named_children
-        for child in kids:
-            if child.end_byte > child.start_byte:
-                nodes.append(child)
-                chances.append(weights.get(node_kind(child.type, child.named_child_count), 1.0))
-            if child.named_child_count:
-                stack.append(child)
-    if not nodes or sum(chances) <= 0:
+    src = prepare(source, language, budget=budget)
+    rows = _syntax_nodes(src)
+    if not len(rows):
         return None
-    node = rng.choices(nodes, chances)[0]
-    first = last = node
-    siblings = [s for s in node.parent.named_children if s.end_byte > s.start_byte]
+    start, end, parent, symbol, named = (rows[:, k] for k in range(5))
+    usable = (named == 1) & (end > start)
+    kids = np.bincount(parent[(named == 1) & (parent >= 0)], minlength=len(rows))
+    codes = symbol * 2 + (kids > 0)
+    table = _weights(src.grammar, NODE_WEIGHTS if weights is None else weights)
+    chance = _lookup(codes, table)
+    chance = np.where(usable, chance, 0.0)
+    total = np.cumsum(chance)
+    if total[-1] <= 0:
+        return None
+    i = min(int(np.searchsorted(total, rng.random() * total[-1], "right")), len(rows) - 1)
+    first = last = i
+    siblings = np.flatnonzero((parent == parent[i]) & usable)
     if len(siblings) > 1 and rng.random() < run_rate:
-        at = next(i for i, s in enumerate(siblings) if s.id == node.id)
-        i, j = rng.randint(0, at), rng.randint(at, len(siblings) - 1)
-        if i == j:  # a run is two nodes at least
-            i, j = (i, j + 1) if j + 1 < len(siblings) else (i - 1, j)
-        first, last = siblings[i], siblings[j]
-    to_char = _byte_to_char(source)
-    base = lx.tree_offset
-    return to_char[first.start_byte + base], to_char[last.end_byte + base]
+        at = int(np.searchsorted(siblings, i))
+        lo, hi = rng.randint(0, at), rng.randint(at, len(siblings) - 1)
+        if lo == hi:  # a run is two nodes at least
+            lo, hi = (lo, hi + 1) if hi + 1 < len(siblings) else (lo - 1, hi)
+        first, last = int(siblings[lo]), int(siblings[hi])
+    data, base = src.data, src.base
+    a, b = int(start[first]) + base, int(end[last]) + base
+    chars = len(data[:a].decode("utf-8", "surrogatepass"))
+    return chars, chars + len(data[a:b].decode("utf-8", "surrogatepass"))
 
 
-def _byte_to_char(text: str) -> dict[int, int]:
-    """Char index of every char boundary's UTF-8 byte offset."""
-    return {int(b): c for c, b in enumerate(char_to_byte(text, False).tolist())}
+def _syntax_nodes(src: Prepared) -> np.ndarray:
+    """Rows (start, end, parent row, symbol, named) of every node below the root of the
+    parsed body, in document order: from the native parser under the budget, or else
+    from the bindings' cursor (the same nodes)."""
+    body = src.body
+    if _backend.available() and src.grammar.capsule is not None:
+        core = _backend.core()
+        try:
+            return core.syntax_nodes(src.grammar.capsule, body, *src.limits)
+        except core.ParseStopped as e:
+            raise src.limit_error(e) from None
+    tree = parse_tree(src.grammar, body, src.budget)
+    rows: list[tuple[int, int, int, int, int]] = []
+    cursor = tree.walk()
+    open_rows = [-1]
+    more = cursor.goto_first_child()
+    while more:
+        node = cursor.node
+        rows.append(
+            (node.start_byte, node.end_byte, open_rows[-1], node.kind_id, int(node.is_named))
+        )
+        if cursor.goto_first_child():
+            open_rows.append(len(rows) - 1)
+            continue
+        while not cursor.goto_next_sibling():
+            if len(open_rows) == 1 or not cursor.goto_parent():
+                more = False
+                break
+            open_rows.pop()
+    return np.array(rows, np.int64).reshape(-1, 5)
+
+
+def _weights(grammar: Any, weights: dict[str, float]) -> Any:
+    """``code -> weight`` of a grammar's nodes, ``code = symbol * 2 + has named children``."""
+    names: dict[int, float] = {}
+    language = grammar.language
+
+    def weight(code: int) -> float:
+        got = names.get(code)
+        if got is None:
+            kind = node_kind(language.node_kind_for_id(code // 2) or "", code % 2)
+            got = names[code] = weights.get(kind, 1.0)
+        return got
+
+    return weight
+
+
+def _lookup(codes: np.ndarray, weight: Any) -> np.ndarray:
+    """``weight`` of every code, each distinct code looked up once."""
+    uniq, inverse = np.unique(codes, return_inverse=True)
+    return np.array([weight(int(c)) for c in uniq])[inverse]
 
 
 @dataclass(frozen=True)
@@ -250,7 +304,7 @@ class FimTransform:
         else:
             if language is None:
                 language = self.tokenizer.lex(source).language
-            span = ast_span(source, language, rng, self.weights)
+            span = ast_span(source, language, rng, self.weights, budget=self.tokenizer.parse_budget)
         if span is None:
             return FimExample(self.tokenizer.encode(source, language).ids)
         a, b = span

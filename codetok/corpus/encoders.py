@@ -13,6 +13,8 @@ Every encoder turns the bytes of one file into column values:
   token (255 for ``<s>`` and ``</s>``); the file must be UTF-8.
 - :class:`PairsFileEncoder`: one row per (docstring, function) pair, both sides tokenized
   and the code cut at a statement boundary to ``max_tokens``.
+- :class:`PackedFileEncoder` (``pack``): the file's ids, fill-in-the-middle laid out at the
+  job's rate, then ``<|endoftext|>``; the shard cuts the files' stream into sequences.
 
 A text tokenizer's own padding and truncation are turned off (a shard holds whole files);
 :attr:`FileEncoder.dropped` says what was turned off, for the command line to report.
@@ -33,6 +35,7 @@ __all__ = [
     "CodeFileEncoder",
     "TextFileEncoder",
     "CodeBertFileEncoder",
+    "PackedFileEncoder",
     "PairsFileEncoder",
     "whole_inputs",
 ]
@@ -59,8 +62,9 @@ class FileEncoder(Protocol):
     """What every encoder offers.
 
     Attributes:
-        rows_per_file: ``"one"`` (a row per file: ``ids`` and maybe ``kinds``) or
-            ``"pairs"`` (a row per function pair).
+        rows_per_file: ``"one"`` (a row per file: ``ids`` and maybe ``kinds``),
+            ``"pairs"`` (a row per function pair) or ``"packed"`` (rows are fixed-length
+            sequences of the files' stream).
         has_kinds: rows carry a ``kinds`` column.
         vocab_size: ids are below this (it picks the shard's id type).
         description: the tokenizer's type and size, for the manifest.
@@ -98,6 +102,45 @@ class CodeFileEncoder:
         """``(ids, kinds)`` of the file."""
         enc = self.tokenizer.encode(data, file.language)
         return enc.ids_array, enc.kinds
+
+
+class PackedFileEncoder:
+    """A file's part of a packed stream: its ids, FIM laid out or whole, then the end of
+    the document (``<|endoftext|>``). The shard cuts the stream into sequences.
+
+    Args:
+        tokenizer: the code tokenizer.
+        fim: the FIM transform (keyed by each file's path as shown), or None.
+    """
+
+    rows_per_file = "packed"
+    has_kinds = False
+
+    def __init__(self, tokenizer: Any, fim: Any = None) -> None:
+        self.tokenizer = tokenizer
+        self.fim = fim
+        self.eos = tokenizer.control_id("eos")
+        self.vocab_size = tokenizer.vocab_size
+        self.description = {"type": "CodeTokenizer", "vocab_size": self.vocab_size}
+        self.dropped: list[str] = []
+
+    def encode_file(self, data: bytes, file: SourceFile) -> tuple[np.ndarray, None]:
+        """``(ids + [eos], None)``; a file that is not UTF-8 is never cut for FIM (its
+        bytes are kept as they are)."""
+        text = None
+        if self.fim is not None:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = None
+        if text is None:
+            ids = self.tokenizer.encode(data, file.language).ids_array
+        else:
+            ids = np.asarray(self.fim.apply(text, file.language, key=file.shown).ids, np.int64)
+        out = np.empty(len(ids) + 1, np.int64)
+        out[:-1] = ids
+        out[-1] = self.eos
+        return out, None
 
 
 class TextFileEncoder:

@@ -32,6 +32,7 @@ from .encoders import (
     CodeBertFileEncoder,
     CodeFileEncoder,
     FileEncoder,
+    PackedFileEncoder,
     PairsFileEncoder,
     TextFileEncoder,
 )
@@ -46,7 +47,7 @@ __all__ = [
     "tokenizer_fingerprint",
 ]
 
-#: ``tokens``: ids of each file; ``codebert``: a pretrained tokenizer's ids with lexeme
+#: ``tokens``: ids of each file (or, with ``pack``, sequences of N ids); ``codebert``: a pretrained tokenizer's ids with lexeme
 #: kinds; ``pairs``: (docstring, function) pairs.
 MODES = ("tokens", "codebert", "pairs")
 
@@ -85,6 +86,13 @@ class CorpusJob:
             manifest's failures as not followed.
         max_file_bytes: a larger file is left out, with its size in the manifest (64 MiB
             by default; at most 1 GiB).
+        pack: tokens mode with a code tokenizer: rows are sequences of this many ids
+            (files joined, each ended by ``<|endoftext|>``) instead of one row per file.
+        fim_rate: with ``pack``: the share of files laid out for fill-in-the-middle
+            (:class:`~codetok.code.fim.FimTransform`, keyed by each file's path).
+        fim_mode: ``"psm"``, ``"spm"`` or ``"mixed"``.
+        fim_spans: ``"ast"`` (whole syntax nodes) or ``"random"`` (character positions).
+        fim_seed: the FIM transform's seed.
 
     Raises:
         ConfigurationError: an unknown mode, CodeBERT mode without a tokenizer, a budget
@@ -104,6 +112,11 @@ class CorpusJob:
     keep_docstring: bool = False
     follow_symlinks: bool = True
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    pack: int | None = None
+    fim_rate: float = 0.0
+    fim_mode: str = "psm"
+    fim_spans: str = "ast"
+    fim_seed: int = 0
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -131,6 +144,32 @@ class CorpusJob:
                 )
         if self.languages is not None:
             object.__setattr__(self, "languages", tuple(self.languages))
+        self._check_packing()
+
+    def _check_packing(self) -> None:
+        """``pack`` and the FIM settings: tokens mode, a length of 1 at least, FIM only
+        in packed sequences, rates in [0, 1], known modes."""
+        from ..code.fim import FIM_MODES, FIM_SPANS
+
+        if self.pack is not None:
+            if self.mode != "tokens":
+                raise ConfigurationError(
+                    "pack= makes sequences of a code tokenizer's ids: tokens mode only"
+                )
+            if self.pack < 1:
+                raise ConfigurationError(f"pack must be at least 1 (got {self.pack})")
+        if not 0.0 <= self.fim_rate <= 1.0:
+            raise ConfigurationError(f"fim_rate must be in [0, 1] (got {self.fim_rate})")
+        if self.fim_rate and self.pack is None:
+            raise ConfigurationError("fim_rate= lays files out in packed sequences: pass pack=")
+        if self.fim_mode not in FIM_MODES:
+            raise ConfigurationError(
+                f"fim_mode must be one of {', '.join(FIM_MODES)}, not {self.fim_mode!r}"
+            )
+        if self.fim_spans not in FIM_SPANS:
+            raise ConfigurationError(
+                f"fim_spans must be one of {', '.join(FIM_SPANS)}, not {self.fim_spans!r}"
+            )
 
     def settings(self) -> dict[str, Any]:
         """The job as JSON-ready settings (the manifest's ``job``; a rerun must match)."""
@@ -162,6 +201,11 @@ class CorpusJob:
             self.max_tokens,
             self.max_docstring_tokens,
             self.keep_docstring,
+            self.pack is not None,
+            self.fim_rate,
+            self.fim_mode,
+            self.fim_spans,
+            self.fim_seed,
         )
 
     def _loaded(self) -> tuple[FileEncoder, str]:
@@ -197,13 +241,33 @@ class CorpusJob:
         from ..code import CodeTokenizer
 
         if self.tokenizer is None:
-            return CodeFileEncoder(CodeTokenizer.default())
-        from ..formats.any_tokenizer import load_any_tokenizer
+            tok: Any = CodeTokenizer.default()
+        else:
+            from ..formats.any_tokenizer import load_any_tokenizer
 
-        tok = load_any_tokenizer(self.tokenizer)
+            tok = load_any_tokenizer(self.tokenizer)
+        if self.pack is not None:
+            if not isinstance(tok, CodeTokenizer):
+                raise ConfigurationError(
+                    "pack= joins files with a code tokenizer's <|endoftext|>: use the default "
+                    "or a code tokenizer file from `codetok train`"
+                )
+            return self._packed(tok)
         if isinstance(tok, CodeTokenizer):
             return CodeFileEncoder(tok)
         return TextFileEncoder(tok)
+
+    def _packed(self, tok: Any) -> FileEncoder:
+        """The encoder of packed sequences: each file's ids (FIM laid out at the job's
+        rate), then ``<|endoftext|>``."""
+        from ..code.fim import FimTransform
+
+        fim = None
+        if self.fim_rate:
+            fim = FimTransform(
+                tok, self.fim_rate, self.fim_mode, self.fim_spans, seed=self.fim_seed
+            )
+        return PackedFileEncoder(tok, fim)
 
 
 def tokenizer_fingerprint(spec: str | None) -> str:

@@ -14,6 +14,11 @@ Columns (one Parquet row group, zstd; dictionary-encoded ``language`` and ``doc_
   (of source), ``ids`` (a list of ``uint16`` when every id fits, else ``uint32``) and, for
   the code tokenizers and CodeBERT mode, ``kinds`` (a list of ``uint8``
   :class:`~codetok.code.LexemeKind` values, 255 for ``<s>``/``</s>``);
+- with ``pack`` N (tokens mode): a row per sequence of N ids: ``ids``, ``doc_index`` (per
+  id, the file it comes from: its place in the shard entry's ``files``, so a trainer can
+  reset attention and positions at document starts) and ``partial`` (the shard's last
+  sequence, shorter than N); files run on from one sequence into the next, each ended by
+  ``<|endoftext|>``, every id in exactly one sequence of its shard;
 - a row per function in ``pairs`` mode: ``path``, ``language``, ``name``, ``docstring``,
   ``code``, ``doc_style``, ``function_start``/``function_end`` (bytes),
   ``line_start``/``line_end``, ``docstring_ids``, ``code_ids``, ``truncated``,
@@ -43,7 +48,7 @@ from .job import CorpusJob
 from .sharding import ShardTask
 from .sources import read_source
 
-__all__ = ["write_shard", "lost_entry", "prepare", "id_type", "shard_schema"]
+__all__ = ["write_shard", "lost_entry", "prepare", "id_type", "packed_rows", "shard_schema"]
 
 
 def _pyarrow() -> tuple[Any, Any]:
@@ -97,6 +102,9 @@ def shard_schema(job: CorpusJob) -> Any:
             ("code_tokens_before", pa.int64()),
             ("docstring_truncated", pa.bool_()),
         ]
+    elif enc.rows_per_file == "packed":
+        fields = [("ids", ids), ("doc_index", pa.list_(pa.uint32())), ("partial", pa.bool_())]
+        meta["codetok.corpus"] = json.dumps({"version": 1, "mode": job.mode, "pack": job.pack})
     else:
         fields = [("path", pa.string()), ("language", pa.string()), ("bytes", pa.int64())]
         fields.append(("ids", ids))
@@ -119,6 +127,24 @@ def _numpy_types() -> dict[int, Any]:
     ``to_pandas_dtype`` would import)."""
     pa, _ = _pyarrow()
     return {pa.uint8().id: np.uint8, pa.uint16().id: np.uint16, pa.uint32().id: np.uint32}
+
+
+def packed_rows(arrays: list[np.ndarray], length: int) -> list[tuple[np.ndarray, np.ndarray, bool]]:
+    """The files' id arrays, in order, as sequences of ``length`` ids: ``(ids, doc_index,
+    partial)`` each, ``doc_index`` the file (its place in ``arrays``) of every id. Every id
+    is in exactly one sequence; only the last may be shorter (``partial``).
+
+    >>> [(r[0].tolist(), r[1].tolist(), r[2]) for r in packed_rows([np.arange(3), np.arange(2)], 2)]
+    [([0, 1], [0, 0], False), ([2, 0], [0, 1], False), ([1], [1], True)]
+    """
+    if not arrays:
+        return []
+    stream = np.concatenate(arrays)
+    docs = np.repeat(np.arange(len(arrays), dtype=np.uint32), [len(a) for a in arrays])
+    return [
+        (stream[at : at + length], docs[at : at + length], at + length > stream.size)
+        for at in range(0, stream.size, length)
+    ]
 
 
 def _lists(arrays: list[np.ndarray], type_: Any) -> Any:
@@ -160,6 +186,10 @@ def _table(job: CorpusJob, rows: list[Any]) -> Any:
         cols["docstring_truncated"] = pa.array(
             [r["truncation"]["docstring_truncated"] for r in rows], pa.bool_()
         )
+    elif job.encoder().rows_per_file == "packed":
+        cols["ids"] = _lists([r[0] for r in rows], schema.field("ids").type)
+        cols["doc_index"] = _lists([r[1] for r in rows], schema.field("doc_index").type)
+        cols["partial"] = pa.array([r[2] for r in rows], pa.bool_())
     else:
         cols["path"] = pa.array([_utf8(r[0]) for r in rows], pa.string())
         cols["language"] = pa.array([r[1] for r in rows], pa.string())
@@ -242,6 +272,9 @@ def write_shard(job: CorpusJob, task: ShardTask, out_dir: str) -> dict[str, Any]
             rows.append((f.shown, f.language, len(data), np.asarray(ids), kinds))
             entry["tokens"] = len(ids)
         files.append(entry)
+    if enc.rows_per_file == "packed":
+        assert job.pack is not None
+        rows = packed_rows([r[3] for r in rows], job.pack)
     sink = pa.BufferOutputStream()
     table = _table(job, rows)
     # a dictionary for the repetitive text columns only: on id lists it costs time and size

@@ -423,3 +423,68 @@ def test_cli_error_for_an_output_file(tmp_path, capsys):
     target.write_text("", encoding="utf-8")
     assert main(["corpus", str(SAMPLES), "-o", str(target)]) == 2
     assert "is a file; pass a folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fim", [None, ("mixed", "ast"), ("psm", "random")])
+def test_packed_sequences_hold_every_token_once(tree, tmp_path, fim):
+    """``pack``: fixed-length sequences; every id of every file (FIM laid out or not, then
+    its EOS) in exactly one of them, in order; the files decode back from them (FIM
+    undone); ``doc_index`` names each id's file; only each shard's last one is partial."""
+    from codetok.code.fim import undo_fim
+
+    mode, spans = fim or ("psm", "ast")
+    job = CorpusJob(shard_bytes=SHARD, pack=64, fim_rate=0.5 if fim else 0.0,
+                    fim_mode=mode, fim_spans=spans, fim_seed=11)  # fmt: skip
+    out = tmp_path / "packed"
+    manifest = build_corpus([str(tree)], str(out), job, engine=LocalEngine(2))
+    assert manifest["job"]["pack"] == 64 and manifest["job"]["fim_rate"] == job.fim_rate
+    ct = CodeTokenizer.default()
+    eos = ct.control_id("eos")
+    fim_seen = 0
+    for entry in manifest["shards"]:
+        rows = pq.read_table(out / entry["file"]).to_pylist()
+        assert all(len(r["ids"]) == 64 and not r["partial"] for r in rows[:-1])
+        assert rows[-1]["partial"] == (len(rows[-1]["ids"]) < 64)
+        stream = [i for r in rows for i in r["ids"]]
+        docs = [d for r in rows for d in r["doc_index"]]
+        assert len(stream) == entry["tokens"] == sum(f["tokens"] for f in entry["files"])
+        at = 0
+        for k, f in enumerate(entry["files"]):
+            ids = stream[at : at + f["tokens"]]
+            assert docs[at : at + f["tokens"]] == [k] * f["tokens"]
+            assert ids[-1] == eos and eos not in ids[:-1]
+            data = Path(f["path"]).read_bytes()
+            if ids[0] == ct.control_id("fim_prefix"):
+                fim_seen += 1
+                assert undo_fim(ct, ids[:-1]).encode("utf-8") == data
+            else:
+                assert ct.decode(ids[:-1], as_bytes=True) == data
+            at += f["tokens"]
+        assert at == len(stream)
+    assert (fim_seen > 0) == bool(fim)
+    again = tmp_path / "again"
+    build_corpus([str(tree)], str(again), job, engine=LocalEngine(1))
+    assert _shards(again) == _shards(out)  # the same choices on any engine
+
+
+def test_packing_settings_are_checked(bert_dir):
+    for kwargs in ({"pack": 0}, {"mode": "pairs", "pack": 8}, {"fim_rate": 0.5},
+                   {"pack": 8, "fim_rate": 2.0}, {"pack": 8, "fim_mode": "pms"}):  # fmt: skip
+        with pytest.raises(ConfigurationError):
+            CorpusJob(**kwargs)
+    with pytest.raises(ConfigurationError, match="code tokenizer"):
+        CorpusJob(pack=8, tokenizer=str(bert_dir / "tokenizer.json")).encoder()
+
+
+def test_the_command_packs_with_fim(tree, tmp_path, capsys):
+    out = tmp_path / "cli"
+    args = ["corpus", str(tree / "json"), "-o", str(out), "-q", "--pack", "128",
+            "--fim-rate", "0.5", "--fim-mode", "spm", "--fim", "random", "--fim-seed", "5"]  # fmt: skip
+    assert main(args) == 0
+    m = read_manifest(str(out))
+    assert (m["job"]["pack"], m["job"]["fim_mode"], m["job"]["fim_spans"]) == (128, "spm", "random")
+    table = _table(out)
+    assert table.column_names == ["ids", "doc_index", "partial"]
+    assert sum(len(r) for r in table.column("ids").to_pylist()) == m["totals"]["tokens"]
+    assert main(["corpus", str(tree / "json"), "-o", str(tmp_path / "x"), "--fim-rate", "0.5"]) == 2
+    assert "pack" in capsys.readouterr().err

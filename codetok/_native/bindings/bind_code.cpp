@@ -802,6 +802,56 @@ void bind_code(py::module_& m) {
           "Parse ``data`` as the lexer does, then walk the whole tree with a cursor, reading "
           "every node's symbol and byte range and nothing else (the floor of any tree walk): "
           "(parse seconds, walk seconds, nodes, checksum of what was read). For benchmarks.");
+    m.def(
+        "syntax_nodes",
+        [](const py::capsule& language, const py::bytes& data, double seconds,
+           uint64_t max_bytes) {
+            const ParseInput in = parse_input(language, data, 0);
+            const codetok::code::ParseLimits limits = parse_limits(seconds, max_bytes);
+            codetok::code::ParseReport report;
+            std::vector<int64_t> rows;  // start, end, parent, symbol, named per node
+            {
+                py::gil_scoped_release nogil;
+                codetok::code::ParseArena arena;
+                codetok::code::ArenaScope scope(arena);
+                TSTree* tree = arena.parse(in.language, in.data, static_cast<uint32_t>(in.size),
+                                           limits, report);
+                if (tree != nullptr) {
+                    TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
+                    std::vector<int64_t> open{-1};  // the index of each open node; -1: root
+                    bool more = ts_tree_cursor_goto_first_child(&c);
+                    while (more) {
+                        const TSNode node = ts_tree_cursor_current_node(&c);
+                        const int64_t index = static_cast<int64_t>(rows.size() / 5);
+                        rows.insert(rows.end(), {static_cast<int64_t>(ts_node_start_byte(node)),
+                                                 static_cast<int64_t>(ts_node_end_byte(node)),
+                                                 open.back(),
+                                                 static_cast<int64_t>(ts_node_symbol(node)),
+                                                 ts_node_is_named(node) ? 1 : 0});
+                        if (ts_tree_cursor_goto_first_child(&c)) {
+                            open.push_back(index);
+                            continue;
+                        }
+                        while (!ts_tree_cursor_goto_next_sibling(&c)) {
+                            if (open.size() == 1 || !ts_tree_cursor_goto_parent(&c)) {
+                                more = false;
+                                break;
+                            }
+                            open.pop_back();
+                        }
+                    }
+                    ts_tree_cursor_delete(&c);
+                }
+            }
+            if (report.status != codetok::code::ParseStatus::ok) parse_failed(report);
+            return to_array(rows, rows.size() / 5, 5);
+        },
+        py::arg("language"), py::arg("data"), py::arg("seconds") = 0.0,
+        py::arg("max_bytes") = 0,
+        "Every node below the root of ``data``'s tree (parsed within ``seconds`` and "
+        "``max_bytes``; ParseStopped past them), in document order: an int64 array of rows "
+        "(start byte, end byte, parent row or -1, symbol, named). For AST-FIM's choice of "
+        "a middle.");
     g_parse_stopped = PyErr_NewException("codetok._core.ParseStopped", PyExc_RuntimeError, nullptr);
     if (g_parse_stopped == nullptr) throw py::error_already_set();
     m.add_object("ParseStopped", py::reinterpret_borrow<py::object>(g_parse_stopped));
