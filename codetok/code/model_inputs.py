@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import ConfigurationError, TruncationError
 from ..processors.base import default_process
 from ..tokenizer.call import batch_columns, strategies
-from ..tokenizer.encoding import BatchEncoding, Encoding
+from ..tokenizer.encoding import BatchEncoding, Encoding, _to_tensor
 from ..tokenizer.truncation import pad_encodings, padding_settings, truncate_encodings
 from .encoding import CodeEncoding
 from .front.statements import statement_units
@@ -67,8 +67,13 @@ def code_call(
     return_kinds: bool = False,
     return_node_types: bool = False,
     num_threads: int | None = None,
+    _general: bool = False,
 ) -> BatchEncoding:
-    """Model inputs for code: :meth:`codetok.code.CodeTokenizer.__call__` documents it."""
+    """Model inputs for code: :meth:`codetok.code.CodeTokenizer.__call__` documents it.
+
+    ``_general``: lay out through encodings even where arrays would do (what the array
+    path's lazy encodings are built with)."""
+    call = dict(locals())
     statement = truncation == STATEMENT
     if statement and (source_pair is not None or stride or return_overflowing_tokens):
         raise ConfigurationError(
@@ -86,24 +91,6 @@ def code_call(
     room = None
     if trunc_strategy is not None and max_length is not None:
         room = _room(tok, max_length, pairs is not None, add_special_tokens)
-    words = return_kinds or return_node_types
-    finals = []
-    for k, enc in enumerate(firsts):
-        a = _as_encoding(tok, enc, return_offsets_mapping, words)
-        b = (
-            None
-            if seconds is None
-            else _as_encoding(tok, seconds[k], return_offsets_mapping, words)
-        )
-        if room is not None and statement:
-            a = _statement_cut(enc, a, room)
-        elif room is not None:
-            side = truncation_side or tok.truncation_side
-            truncate_encodings(a, b, room, stride, trunc_strategy, side)  # type: ignore[arg-type]
-        finals.append(_with_specials(tok, a, b, add_special_tokens))
-    if pad_strategy is not None:
-        _pad(tok, finals, max_length if pad_strategy == "max_length" else None,
-             pad_to_multiple_of, padding_side or tok.padding_side)  # fmt: skip
     fields = _fields(
         tok.model_input_names,
         return_token_type_ids,
@@ -112,13 +99,200 @@ def code_call(
         offset_mapping=return_offsets_mapping,
         length=return_length,
         position_ids=return_position_ids,
+        kinds=return_kinds,
+        node_types=return_node_types,
     )
-    out = batch_columns(finals, fields, return_overflowing_tokens, None)
+    if not _general and pairs is None and not (statement or return_overflowing_tokens or return_offsets_mapping) and trunc_strategy != "only_second":  # fmt: skip
+        sides = (padding_side or tok.padding_side, truncation_side or tok.truncation_side)
+        layout = (room, pad_strategy, max_length, pad_to_multiple_of, *sides)
+        fast = _array_layout(tok, firsts, layout, add_special_tokens, fields, return_tensors)
+        if fast is not None:
+            later = lambda: code_call(**{**call, "_general": True}).encodings  # noqa: E731
+            return _shaped(
+                BatchEncoding(fast, later), None, is_batched or return_tensors is not None
+            )
+    trunc_side = truncation_side or tok.truncation_side
+    pad = (pad_strategy, max_length, pad_to_multiple_of, padding_side or tok.padding_side)
+    finals = []
+    for k, enc in enumerate(firsts):
+        b = None if seconds is None else seconds[k]
+        a_enc, b_enc = _as_encoding(tok, enc, fields), b and _as_encoding(tok, b, fields)
+        if room is not None and statement:
+            a_enc = _statement_cut(enc, a_enc, room)
+        elif room is not None:
+            truncate_encodings(a_enc, b_enc, room, stride, trunc_strategy, trunc_side)  # type: ignore[arg-type]
+        finals.append(_with_specials(tok, a_enc, b_enc, add_special_tokens))
     tables = [firsts] if seconds is None else [firsts, seconds]
-    for name, wanted in (("kinds", return_kinds), ("node_types", return_node_types)):
-        if wanted:
-            out.data[name] = _code_column(out.encodings, out.data, tables, name)
+    out = _columns(tok, finals, tables, pad, fields, return_overflowing_tokens)
     return _shaped(out, return_tensors, is_batched or return_overflowing_tokens)
+
+
+def _columns(
+    tok: Any,
+    finals: list[Encoding],
+    tables: list[list[CodeEncoding]],
+    pad: tuple[Any, ...],
+    fields: dict[str, bool],
+    overflowing: bool,
+) -> BatchEncoding:
+    """The general path's answer: the final encodings padded, their columns."""
+    pad_strategy, max_length, multiple, side = pad
+    if pad_strategy is not None:
+        _pad(tok, finals, max_length if pad_strategy == "max_length" else None, multiple, side)
+    columns = {k: v for k, v in fields.items() if k not in ("kinds", "node_types")}
+    out = batch_columns(finals, columns, overflowing, None)
+    for name in ("kinds", "node_types"):
+        if fields[name]:
+            out.data[name] = _code_column(out.encodings, out.data, tables, name)
+    return out
+
+
+def _array_layout(
+    tok: Any,
+    encs: list[CodeEncoding],
+    layout: tuple[Any, ...],
+    add_special_tokens: bool,
+    fields: dict[str, bool],
+    tensors: str | None,
+) -> dict[str, Any] | None:
+    """The columns of single sources laid out from their id arrays, without encodings:
+    what the general path gives for them (cut to ``room`` on the truncation side, the
+    template's tokens around, padded); None when it must run instead (tensors of rows of
+    different lengths, which it refuses with its own error)."""
+    room, pad_strategy, max_length, multiple, pad_side, trunc_side = layout
+    before, after, type_a = _affixes(tok.post_processor, add_special_tokens)
+    keeps = []
+    for enc in encs:
+        n = len(enc)
+        cut = room is not None and n > room
+        keeps.append(slice(0, n) if not cut else slice(0, room) if trunc_side == "right" else slice(n - room, n))  # fmt: skip
+    sizes = [len(before[0]) + k.stop - k.start + len(after[0]) for k in keeps]
+    finals = list(sizes)
+    if pad_strategy is not None:
+        target = max_length if pad_strategy == "max_length" else max(sizes, default=0)
+        if multiple and target % multiple:
+            target += multiple - target % multiple
+        finals = [max(size, target) for size in sizes]
+    if tensors is not None and len(set(finals)) > 1:
+        return None
+    wanted = ["input_ids", *(name for name, want in fields.items() if want)]
+    pad_id = tok.control_id("pad") if pad_strategy is not None else 0
+    if tensors is not None:
+        grid = (encs, keeps, sizes, finals[0] if finals else 0)
+        out = _grid(grid, before, after, type_a, wanted, pad_id, pad_side)
+        return {k: v if tensors == "np" else _to_tensor(k, v, tensors) for k, v in out.items()}
+    rows = []
+    for enc, keep, size, final in zip(encs, keeps, sizes, finals, strict=True):
+        parts = _row_parts(enc, keep, before, after, type_a, wanted, pad_id)
+        rows.append(_padded(parts, final - size, pad_side, wanted))
+    return {name: [row[name] for row in rows] for name in wanted}
+
+
+def _grid(
+    grid: tuple[Any, ...],
+    before: Any,
+    after: Any,
+    type_a: int,
+    wanted: list[str],
+    pad_id: int,
+    side: str,
+) -> dict[str, np.ndarray]:
+    """The columns of rows of one ``width`` as ``int64`` arrays, filled in place."""
+    encs, keeps, sizes, width = grid
+    shape = (len(encs), width)
+    fills = {"input_ids": pad_id, "special_tokens_mask": 1, "kinds": -1, "node_types": -1}
+    out = {n: np.full(shape, fills.get(n, 0), np.int64) for n in wanted if n != "length"}
+    nb = len(before[0])
+    for r, (enc, keep, size) in enumerate(zip(encs, keeps, sizes, strict=True)):
+        at = width - size if side == "left" else 0
+        a, b, e = at + nb, at + size - len(after[0]), at + size
+        for name, grid_ in out.items():
+            if name == "input_ids":
+                grid_[r, at:a], grid_[r, a:b], grid_[r, b:e] = (
+                    before[0],
+                    enc.ids_array[keep],
+                    after[0],
+                )
+            elif name == "token_type_ids":
+                grid_[r, at:a], grid_[r, a:b], grid_[r, b:e] = before[1], type_a, after[1]
+            elif name == "attention_mask":
+                grid_[r, at:e] = 1
+            elif name == "special_tokens_mask":
+                grid_[r, a:b] = 0
+            elif name == "position_ids":
+                grid_[r, :] = 1
+                grid_[r, at:e] = np.arange(size)
+            else:
+                grid_[r, a:b] = (enc.kinds if name == "kinds" else enc.node_type_ids)[keep]
+    if "length" in wanted:
+        out["length"] = np.full(len(encs), width, np.int64)
+    return out
+
+
+def _row_parts(
+    enc: CodeEncoding,
+    keep: slice,
+    before: Any,
+    after: Any,
+    type_a: int,
+    wanted: list[str],
+    pad_id: int,
+) -> dict[str, tuple[list[int], int]]:
+    """One row's columns before padding, each with the value its padding takes."""
+    nb, na = len(before[0]), len(after[0])
+    body = enc.ids_array[keep].tolist()
+    n = len(body)
+    parts: dict[str, tuple[list[int], int]] = {
+        "input_ids": (before[0].tolist() + body + after[0].tolist(), pad_id)
+    }
+    for name in wanted:
+        if name == "token_type_ids":
+            parts[name] = (before[1].tolist() + [type_a] * n + after[1].tolist(), 0)
+        elif name == "attention_mask":
+            parts[name] = ([1] * (nb + n + na), 0)
+        elif name == "special_tokens_mask":
+            parts[name] = ([1] * nb + [0] * n + [1] * na, 1)
+        elif name in ("kinds", "node_types"):
+            values = (enc.kinds if name == "kinds" else enc.node_type_ids)[keep].tolist()
+            parts[name] = ([-1] * nb + values + [-1] * na, -1)
+        elif name == "position_ids":
+            parts[name] = (list(range(nb + n + na)), 1)
+        elif name == "length":
+            parts[name] = ([], 0)
+    return parts
+
+
+def _padded(
+    parts: dict[str, tuple[list[int], int]], count: int, side: str, wanted: list[str]
+) -> dict[str, Any]:
+    """The row's columns with ``count`` padding values on ``side``; ``length`` the whole."""
+    row: dict[str, Any] = {}
+    for name in wanted:
+        values, fill = parts[name]
+        if name == "length":
+            row[name] = len(parts["input_ids"][0]) + count
+        elif count == 0:
+            row[name] = values
+        else:
+            row[name] = [fill] * count + values if side == "left" else values + [fill] * count
+    return row
+
+
+def _affixes(template: Any, add_special_tokens: bool) -> tuple[Any, Any, int]:
+    """``(ids, type ids)`` of the single template's tokens before and after ``$A``, and
+    ``$A``'s type id."""
+    before: tuple[list[int], list[int]] = ([], [])
+    after: tuple[list[int], list[int]] = ([], [])
+    type_a, side = 0, before
+    for kind, name, type_id in template.single if template is not None else []:
+        if kind == "seq":
+            type_a, side = type_id, after
+        elif add_special_tokens:
+            ids = template.special_tokens[name]["ids"]
+            side[0].extend(ids)
+            side[1].extend([type_id] * len(ids))
+    return (np.array(before[0], np.int64), np.array(before[1], np.int64)), (
+        np.array(after[0], np.int64), np.array(after[1], np.int64)), type_a  # fmt: skip
 
 
 def _shaped(out: BatchEncoding, tensors: str | None, batched: bool) -> BatchEncoding:
@@ -198,16 +372,17 @@ def _batch(source: Any, source_pair: Any) -> tuple[list[Source], list[Source] | 
     return list(source), list(source_pair), True
 
 
-def _as_encoding(tok: Any, enc: CodeEncoding, offsets: bool, words: bool) -> Encoding:
+def _as_encoding(tok: Any, enc: CodeEncoding, fields: dict[str, bool]) -> Encoding:
     """``enc`` as a text tokenizer's :class:`Encoding`: ids and token strings, char offsets
     when asked for, and the token's own index as its word id when code columns are asked
     for (they are looked up by it after truncation and padding)."""
     ids = enc.ids_array
     n = int(ids.shape[0])
+    words = fields["kinds"] or fields["node_types"]
     return Encoding(
         ids=ids.tolist(),
         tokens=tok._token_array()[ids].tolist(),
-        offsets=list(map(tuple, enc.spans.tolist())) if offsets else None,
+        offsets=list(map(tuple, enc.spans.tolist())) if fields["offset_mapping"] else None,
         word_ids=list(range(n)) if words else None,
     )
 

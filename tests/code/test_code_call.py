@@ -298,3 +298,60 @@ def test_a_file_without_control_tokens_keeps_its_ids():
     assert fresh.control_id("fim_middle") >= loaded.vocab_size
     src = SOURCES[2]
     assert fresh.encode(src, "python").ids == loaded.encode(src, "python").ids
+
+
+def test_the_array_path_gives_what_the_encodings_give(tok):
+    """Single sources go straight from id arrays to columns; every column equals the
+    general path's (through encodings), and the encodings are there when read."""
+    from codetok.code.model_inputs import code_call
+
+    eos = tok.control_id("eos")
+    for kwargs in itertools.chain(
+        (
+            dict(
+                padding=p,
+                truncation=t,
+                max_length=m,
+                pad_to_multiple_of=k,
+                padding_side=s,
+                truncation_side=ts,
+                return_special_tokens_mask=True,
+                return_length=True,
+                return_position_ids=True,
+                return_token_type_ids=True,
+                return_kinds=True,
+                return_node_types=True,
+            )  # fmt: skip
+            for p, t, m, k, s, ts in itertools.product(
+                [False, True, "max_length"],
+                [None, True],
+                [None, 5, 40],
+                [None, 8],
+                ["right", "left"],
+                ["right", "left"],
+            )  # fmt: skip
+        ),
+        [dict(add_special_tokens=False, padding=True), dict(return_attention_mask=False)],
+    ):
+        for sources in (SOURCES, SOURCES[1]):
+            f_status, fast = _run(
+                code_call, dict(tok=tok, source=sources, language="python", **kwargs)
+            )
+            s_status, slow = _run(
+                code_call, dict(tok=tok, source=sources, language="python", _general=True, **kwargs)
+            )
+            assert f_status == s_status, (kwargs, fast, slow)
+            if s_status == "error":
+                assert type(fast) is type(slow) and isinstance(fast, CodetokError)
+                continue
+            assert sorted(fast.keys()) == sorted(slow.keys()), kwargs
+            for key in slow.keys():
+                assert fast[key] == slow[key], (key, kwargs)
+            assert [e.ids for e in fast.encodings] == [e.ids for e in slow.encodings]
+    arrays = tok(SOURCES, "python", padding=True, return_tensors="np", return_kinds=True)
+    assert (
+        arrays["input_ids"].dtype == np.int64 and arrays["kinds"].shape == arrays["input_ids"].shape
+    )
+    assert (arrays["input_ids"] == eos).sum() == len(SOURCES)
+    with pytest.raises(CodetokError, match="padding=True"):
+        tok(SOURCES, "python", return_tensors="np")
