@@ -117,6 +117,7 @@ def _job(args: argparse.Namespace) -> Any:
         fim_mode=args.fim_mode,
         fim_spans=args.fim,
         fim_seed=args.fim_seed,
+        repo_packing=args.repo_packing,
     )
 
 
@@ -217,6 +218,12 @@ def _packing_arguments(p: argparse.ArgumentParser) -> None:
         "random characters (random)",
     )
     p.add_argument("--fim-seed", type=int, default=0, metavar="S", help="--fim-rate: seed (0)")
+    p.add_argument(
+        "--repo-packing",
+        action="store_true",
+        help="--pack: StarCoder2's layout, each input a repository: <repo_name>NAME, then "
+        "<file_sep>PATH and each file, <|endoftext|> after the repository",
+    )
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:

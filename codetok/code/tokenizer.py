@@ -19,6 +19,7 @@ Not handled here: training (:mod:`codetok.code.training`), lexing, splitting.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -61,6 +62,8 @@ FORMAT_KEY = "codetok_code"
 FORMAT_VERSION = 1
 _DEFAULT_FILE = "default_code_tokenizer.json"
 _OPTION_NAMES = tuple(RouterOptions.__dataclass_fields__)
+#: Words with the blanks before them, and trailing blanks: the pieces of plain text.
+_PLAIN_PIECES = re.compile(r"\s*\S+|\s+")
 _CALL_OPTIONS = frozenset(
     """paths add_special_tokens padding truncation max_length stride pad_to_multiple_of
     padding_side truncation_side return_tensors return_token_type_ids return_attention_mask
@@ -578,6 +581,21 @@ class CodeTokenizer:
                 f"valid: {', '.join(sorted(_CALL_OPTIONS))}"
             )
         return code_call(self, source, source_pair, language, **options)
+
+    def encode_plain(self, text: str) -> list[int]:
+        """Ids of ``text`` as natural language, without a parse: each word with the blanks
+        before it through the comment channel, as the router encodes a comment's words
+        (file paths and repository names in packed sequences, prose). Lossless:
+        ``decode(encode_plain(t)) == t``.
+
+        >>> tok = CodeTokenizer()
+        >>> tok.decode(tok.encode_plain("src/app/main.py\\n"))
+        'src/app/main.py\\n'
+        """
+        ids: list[int] = []
+        for piece in _PLAIN_PIECES.findall(text):
+            ids += self._comment.encode(piece.encode("utf-8", "surrogatepass"))
+        return ids
 
     def _token_array(self) -> np.ndarray:
         """Every id's token string in an object array (indexed by id arrays)."""

@@ -24,6 +24,7 @@ Not handled here: loading rules and caching (:mod:`codetok.corpus.job`), the sha
 
 from __future__ import annotations
 
+import os
 from typing import Any, Protocol
 
 import numpy as np
@@ -106,20 +107,27 @@ class CodeFileEncoder:
 
 class PackedFileEncoder:
     """A file's part of a packed stream: its ids, FIM laid out or whole, then the end of
-    the document (``<|endoftext|>``). The shard cuts the stream into sequences.
+    the document (``<|endoftext|>``); with ``repo``, ``<file_sep>`` and its path before
+    them instead, the repository's header and end placed by :meth:`repository`. The shard
+    cuts the stream into sequences.
 
     Args:
         tokenizer: the code tokenizer.
         fim: the FIM transform (keyed by each file's path as shown), or None.
+        repo: StarCoder2's repository layout (see :class:`~codetok.corpus.CorpusJob`).
     """
 
     rows_per_file = "packed"
     has_kinds = False
 
-    def __init__(self, tokenizer: Any, fim: Any = None) -> None:
+    def __init__(self, tokenizer: Any, fim: Any = None, repo: bool = False) -> None:
         self.tokenizer = tokenizer
         self.fim = fim
+        self.repo = repo
         self.eos = tokenizer.control_id("eos")
+        if repo:
+            self.file_sep = tokenizer.control_id("file_sep")
+            self.repo_name = tokenizer.control_id("repo_name")
         self.vocab_size = tokenizer.vocab_size
         self.description = {"type": "CodeTokenizer", "vocab_size": self.vocab_size}
         self.dropped: list[str] = []
@@ -137,10 +145,36 @@ class PackedFileEncoder:
             ids = self.tokenizer.encode(data, file.language).ids_array
         else:
             ids = np.asarray(self.fim.apply(text, file.language, key=file.shown).ids, np.int64)
+        if self.repo:  # the repository's shard writer places <repo_name> and the EOS
+            head = [self.file_sep, *self.tokenizer.encode_plain(_below(file) + "\n")]
+            return np.concatenate([np.array(head, np.int64), np.asarray(ids, np.int64)]), None
         out = np.empty(len(ids) + 1, np.int64)
         out[:-1] = ids
         out[-1] = self.eos
         return out, None
+
+    def repository(self, files: list[Any], arrays: list[np.ndarray]) -> list[np.ndarray]:
+        """With ``repo``: each run of files of one repository (input) gets ``<repo_name>``
+        and the repository's name before its first file and ``<|endoftext|>`` after its
+        last (the arrays of those files, changed; the others as they are)."""
+        out = list(arrays)
+        for k, f in enumerate(files):
+            if k == 0 or files[k - 1].root != f.root:
+                name = os.path.basename(os.path.normpath(f.root)) or f.root
+                head = [self.repo_name, *self.tokenizer.encode_plain(name)]
+                out[k] = np.concatenate([np.array(head, np.int64), out[k]])
+            if k == len(files) - 1 or files[k + 1].root != f.root:
+                out[k] = np.append(out[k], np.int64(self.eos))
+        return out
+
+
+def _below(file: SourceFile) -> str:
+    """The file's path below its input (``pkg/a.py``), or its shown path."""
+    root = os.path.normpath(file.root) if file.root else ""
+    shown = os.path.normpath(file.shown)
+    if root and shown.startswith(root + os.sep):
+        return shown[len(root) + 1 :]
+    return shown
 
 
 class TextFileEncoder:

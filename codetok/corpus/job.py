@@ -93,6 +93,10 @@ class CorpusJob:
         fim_mode: ``"psm"``, ``"spm"`` or ``"mixed"``.
         fim_spans: ``"ast"`` (whole syntax nodes) or ``"random"`` (character positions).
         fim_seed: the FIM transform's seed.
+        repo_packing: with ``pack``: StarCoder2's repository layout, each input a
+            repository: ``<repo_name>`` name, then per file ``<file_sep>`` its path and a
+            newline and its ids, and ``<|endoftext|>`` after the repository's last file
+            of the shard.
 
     Raises:
         ConfigurationError: an unknown mode, CodeBERT mode without a tokenizer, a budget
@@ -117,6 +121,7 @@ class CorpusJob:
     fim_mode: str = "psm"
     fim_spans: str = "ast"
     fim_seed: int = 0
+    repo_packing: bool = False
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -160,6 +165,10 @@ class CorpusJob:
                 raise ConfigurationError(f"pack must be at least 1 (got {self.pack})")
         if not 0.0 <= self.fim_rate <= 1.0:
             raise ConfigurationError(f"fim_rate must be in [0, 1] (got {self.fim_rate})")
+        if self.repo_packing and self.pack is None:
+            raise ConfigurationError(
+                "repo_packing= lays repositories out in packed sequences: pass pack="
+            )
         if self.fim_rate and self.pack is None:
             raise ConfigurationError("fim_rate= lays files out in packed sequences: pass pack=")
         if self.fim_mode not in FIM_MODES:
@@ -206,6 +215,7 @@ class CorpusJob:
             self.fim_mode,
             self.fim_spans,
             self.fim_seed,
+            self.repo_packing,
         )
 
     def _loaded(self) -> tuple[FileEncoder, str]:
@@ -267,7 +277,7 @@ class CorpusJob:
             fim = FimTransform(
                 tok, self.fim_rate, self.fim_mode, self.fim_spans, seed=self.fim_seed
             )
-        return PackedFileEncoder(tok, fim)
+        return PackedFileEncoder(tok, fim, repo=self.repo_packing)
 
 
 def tokenizer_fingerprint(spec: str | None) -> str:

@@ -18,7 +18,8 @@ Columns (one Parquet row group, zstd; dictionary-encoded ``language`` and ``doc_
   id, the file it comes from: its place in the shard entry's ``files``, so a trainer can
   reset attention and positions at document starts) and ``partial`` (the shard's last
   sequence, shorter than N); files run on from one sequence into the next, each ended by
-  ``<|endoftext|>``, every id in exactly one sequence of its shard;
+  ``<|endoftext|>`` (with ``repo_packing``, StarCoder2's ``<repo_name>`` / ``<file_sep>``
+  layout), every id in exactly one sequence of its shard;
 - a row per function in ``pairs`` mode: ``path``, ``language``, ``name``, ``docstring``,
   ``code``, ``doc_style``, ``function_start``/``function_end`` (bytes),
   ``line_start``/``line_end``, ``docstring_ids``, ``code_ids``, ``truncated``,
@@ -250,6 +251,7 @@ def write_shard(job: CorpusJob, task: ShardTask, out_dir: str) -> dict[str, Any]
     rows: list[Any] = []
     files: list[dict[str, Any]] = []
     failures: list[dict[str, str]] = []
+    kept: list[Any] = []  # the files of ``rows``, one row per file
     for f in task.files:
         data, reason = read_source(
             f.path, max_bytes=job.max_file_bytes, follow_symlinks=job.follow_symlinks
@@ -270,11 +272,17 @@ def write_shard(job: CorpusJob, task: ShardTask, out_dir: str) -> dict[str, Any]
         else:
             ids, kinds = got
             rows.append((f.shown, f.language, len(data), np.asarray(ids), kinds))
+            kept.append(f)
             entry["tokens"] = len(ids)
         files.append(entry)
     if enc.rows_per_file == "packed":
         assert job.pack is not None
-        rows = packed_rows([r[3] for r in rows], job.pack)
+        arrays = [r[3] for r in rows]
+        if job.repo_packing:
+            arrays = enc.repository(kept, arrays)  # type: ignore[attr-defined]
+            for entry, ids in zip(files, arrays, strict=True):
+                entry["tokens"] = len(ids)
+        rows = packed_rows(arrays, job.pack)
     sink = pa.BufferOutputStream()
     table = _table(job, rows)
     # a dictionary for the repetitive text columns only: on id lists it costs time and size

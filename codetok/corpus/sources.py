@@ -67,6 +67,8 @@ class SourceFile:
         size: bytes, when listed.
         mtime_ns: modification time, when listed (with ``size``, it tells a changed file
             on resume).
+        root: the input it was found under, as given (its repository, for
+            ``pack`` with ``repo_packing``).
     """
 
     path: str
@@ -74,6 +76,7 @@ class SourceFile:
     language: str
     size: int
     mtime_ns: int
+    root: str = ""
 
 
 @dataclass
@@ -145,6 +148,7 @@ class _Walk:
     follow_symlinks: bool
     max_file_bytes: int | None
     out: Listing = field(default_factory=Listing)
+    root: str = ""  # the input being walked, as given
     seen: set[str] = field(default_factory=set)
     ignored: Counter[str] = field(default_factory=Counter)
     # folder identity -> (how it was shown, reached through a symlink): each entered once
@@ -174,7 +178,9 @@ def _add(walk: _Walk, path: str, shown: str, language: str) -> None:
     elif walk.max_file_bytes is not None and st.st_size > walk.max_file_bytes:
         _fail(walk, shown, _too_large(st.st_size, walk.max_file_bytes))
     else:
-        walk.out.files.append(SourceFile(key, shown, language, st.st_size, st.st_mtime_ns))
+        walk.out.files.append(
+            SourceFile(key, shown, language, st.st_size, st.st_mtime_ns, walk.root)
+        )
 
 
 def _unreadable(walk: _Walk, e: OSError) -> None:
@@ -305,6 +311,7 @@ def list_sources(
     """
     walk = _Walk(_extension_table(languages), follow_symlinks, max_file_bytes)
     for given in inputs:
+        walk.root = given
         if os.path.isfile(given) or (os.path.exists(given) and not os.path.isdir(given)):
             _add_named_file(walk, given)
             continue

@@ -488,3 +488,36 @@ def test_the_command_packs_with_fim(tree, tmp_path, capsys):
     assert sum(len(r) for r in table.column("ids").to_pylist()) == m["totals"]["tokens"]
     assert main(["corpus", str(tree / "json"), "-o", str(tmp_path / "x"), "--fim-rate", "0.5"]) == 2
     assert "pack" in capsys.readouterr().err
+
+
+def test_repository_packing_follows_starcoder2(tree, tmp_path):
+    """``repo_packing``: each input a repository, ``<repo_name>`` and its name before its
+    files, ``<file_sep>`` and each file's path and a newline before the file, the EOS
+    after the repository's last file in the shard; every id in one sequence."""
+    inputs = [str(tree / "json"), str(tree / "samples" / "java")]
+    job = CorpusJob(shard_bytes=SHARD, pack=100, repo_packing=True)
+    out = tmp_path / "repos"
+    manifest = build_corpus(inputs, str(out), job)
+    ct = CodeTokenizer.default()
+    names = {str(tree / "json"): "json", str(tree / "samples" / "java"): "java"}
+    for entry in manifest["shards"]:
+        rows = pq.read_table(out / entry["file"]).to_pylist()
+        stream = [i for r in rows for i in r["ids"]]
+        assert len(stream) == sum(f["tokens"] for f in entry["files"])
+        want, last = [], None
+        for f in entry["files"]:
+            root = next(r for r in names if f["path"].startswith(r + os.sep))
+            if root != last:
+                if last is not None:
+                    want.append("<|endoftext|>")
+                want.append(f"<repo_name>{names[root]}")
+                last = root
+            below = f["path"][len(root) + 1 :]
+            want.append(f"<file_sep>{below}\n{Path(f['path']).read_text(encoding='utf-8')}")
+        want.append("<|endoftext|>")
+        assert ct.decode(stream, skip_special_tokens=False) == "".join(want)
+    with pytest.raises(ConfigurationError, match="pack"):
+        CorpusJob(repo_packing=True)
+    fim = CorpusJob(shard_bytes=SHARD, pack=100, repo_packing=True, fim_rate=0.5)
+    m = build_corpus(inputs, str(tmp_path / "repos-fim"), fim)
+    assert m["totals"]["tokens"] > manifest["totals"]["tokens"]  # the FIM tokens, 3 a file
