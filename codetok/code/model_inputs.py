@@ -31,12 +31,16 @@ from ..tokenizer.call import batch_columns, strategies
 from ..tokenizer.encoding import BatchEncoding, Encoding, _to_tensor
 from ..tokenizer.truncation import pad_encodings, padding_settings, truncate_encodings
 from .encoding import CodeEncoding
+from .front.lexer import char_to_byte
 from .front.statements import statement_units
 
-__all__ = ["code_call", "STATEMENT"]
+__all__ = ["code_call", "PLAIN", "PlainEncoding", "STATEMENT"]
 
 #: The truncation strategy that cuts at a statement end.
 STATEMENT = "statement"
+#: The language of a natural-language part (a docstring, a query): no parse, the comment
+#: channel's words.
+PLAIN = "text"
 
 Source = str | bytes
 
@@ -86,8 +90,8 @@ def code_call(
     )  # fmt: skip
     sources, pairs, is_batched = _batch(source, source_pair)
     first_lang, second_lang = language if isinstance(language, tuple) else (language, language)
-    firsts = tok.encode_batch(sources, first_lang, paths=paths, num_threads=num_threads)
-    seconds = None if pairs is None else tok.encode_batch(pairs, second_lang, num_threads=num_threads)  # fmt: skip
+    firsts = _encoded(tok, sources, first_lang, paths, num_threads)
+    seconds = None if pairs is None else _encoded(tok, pairs, second_lang, None, num_threads)
     room = None
     if trunc_strategy is not None and max_length is not None:
         room = _room(tok, max_length, pairs is not None, add_special_tokens)
@@ -125,6 +129,42 @@ def code_call(
     tables = [firsts] if seconds is None else [firsts, seconds]
     out = _columns(tok, finals, tables, pad, fields, return_overflowing_tokens)
     return _shaped(out, return_tensors, is_batched or return_overflowing_tokens)
+
+
+def _encoded(
+    tok: Any, texts: list[Source], language: str | None, paths: Any, threads: int | None
+) -> list[Any]:
+    """The encodings of ``texts``: the code tokenizer's, or, for :data:`PLAIN`, their
+    natural-language ids (:class:`PlainEncoding`)."""
+    if language == PLAIN:
+        return [PlainEncoding(tok, t) for t in texts]
+    return tok.encode_batch(texts, language, paths=paths, num_threads=threads)
+
+
+class PlainEncoding:
+    """A text as natural language (``language="text"``): the ids of
+    :meth:`~codetok.code.CodeTokenizer.encode_plain`, each token's char span (a token that
+    holds part of a char spans the whole char), and no lexemes (kinds and node types -1).
+
+    >>> from codetok.code import CodeTokenizer
+    >>> PlainEncoding(CodeTokenizer(), "Add two numbers.").spans.tolist()[:2]
+    [[0, 3], [3, 7]]
+    """
+
+    def __init__(self, tok: Any, text: Source) -> None:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "surrogateescape")
+        ids = np.asarray(tok.encode_plain(text), np.int64)
+        lengths = tok._lengths[ids] if ids.size else np.zeros(0, np.int64)
+        ends = np.cumsum(lengths)
+        bounds = char_to_byte(text, False)
+        starts = np.searchsorted(bounds, ends - lengths, "right") - 1
+        self.ids_array = ids
+        self.spans = np.stack([starts, np.searchsorted(bounds, ends, "left")], axis=1)
+        self.kinds = self.node_type_ids = np.full(ids.size, -1, np.int64)
+
+    def __len__(self) -> int:
+        return int(self.ids_array.size)
 
 
 def _columns(

@@ -541,7 +541,9 @@ class CodeTokenizer:
         Args:
             source: a source (str or bytes) or a list of them.
             language: the language of every source, or ``(first, second)`` for pairs;
-                None detects each one's (from ``paths`` and content).
+                None detects each one's (from ``paths`` and content); ``"text"``: natural
+                language (a docstring, a query), its words through the comment channel
+                (:meth:`encode_plain`), no parse, kinds and node types -1.
             source_pair: the second source of each pair (a list when ``source`` is one),
                 encoded after the first (type id 1 in the default template).
             **options: ``paths`` (file names, for detection), ``add_special_tokens``,

@@ -7,8 +7,9 @@ The sources are encoded by :class:`~codetok.code.CodeTokenizer` (the parse, the 
 the subwords, natively, a batch on several threads); ``transformers`` then adds the special
 tokens of the code tokenizer's template (``$A <|endoftext|>`` by default), truncates, pads
 and makes tensors, as it does for its own tokenizers. The language of the sources is the
-tokenizer's ``language`` (saved in ``tokenizer_config.json``), a call's ``language=``, or
-detected from each source.
+tokenizer's ``language`` (saved in ``tokenizer_config.json``), a call's ``language=`` (a
+``(first, second)`` pair for pairs; ``"text"`` for natural language, such as a docstring
+before its code), or detected from each source.
 
 ``save_pretrained(folder)`` writes the code tokenizer as ``codetok_code.json`` beside
 ``transformers``' own files; ``CodetokCodeTokenizer.from_pretrained(folder)`` reads it back,
@@ -29,6 +30,7 @@ from typing import Any
 from transformers import PreTrainedTokenizer
 
 from ..code import CodeTokenizer
+from ..code.model_inputs import _encoded
 from ..code.special import CONTROL_TOKENS
 
 __all__ = ["CodetokCodeTokenizer", "VOCAB_FILE"]
@@ -171,12 +173,13 @@ class CodetokCodeTokenizer(PreTrainedTokenizer):
         )
         if not (isinstance(text, (str, bytes)) or batched) or kwargs.get("is_split_into_words"):
             return super()._encode_plus(text, text_pair, **kwargs)
+        first, second = language if isinstance(language, tuple) else (language, language)
         texts = list(text) if batched else [text]
-        firsts = [e.ids for e in self.code.encode_batch(texts, language)]
+        firsts = [e.ids_array.tolist() for e in _encoded(self.code, texts, first, None, None)]
         seconds: list[Any] = [None] * len(texts)
         if text_pair is not None:
             pairs = list(text_pair) if batched else [text_pair]
-            seconds = [e.ids for e in self.code.encode_batch(pairs, language)]
+            seconds = [e.ids_array.tolist() for e in _encoded(self.code, pairs, second, None, None)]
         if not batched:
             return self._prepared(firsts[0], seconds[0], kwargs, batch=False)
         return self._batch(firsts, seconds, kwargs)

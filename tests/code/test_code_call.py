@@ -355,3 +355,32 @@ def test_the_array_path_gives_what_the_encodings_give(tok):
     assert (arrays["input_ids"] == eos).sum() == len(SOURCES)
     with pytest.raises(CodetokError, match="padding=True"):
         tok(SOURCES, "python", return_tensors="np")
+
+
+def test_a_natural_language_part(tok, hf):
+    """``language="text"``: a docstring (or a query) before its code, its words through
+    the comment channel without a parse; laid out as transformers lays the same ids."""
+    docs = ["Add two numbers.", "Return the stored value; naïve café 日本 \u2014 ok"]
+    codes = [SOURCES[0], SOURCES[2]]
+    out = tok(docs, ("text", "python"), source_pair=codes, return_token_type_ids=True,
+              return_offsets_mapping=True, return_kinds=True)  # fmt: skip
+    eos = tok.control_id("eos")
+    for row, doc, code in zip(range(2), docs, codes, strict=True):
+        plain = tok.encode_plain(doc)
+        ids = out["input_ids"][row]
+        assert ids == plain + [eos] + tok.encode(code, "python").ids + [eos]
+        assert tok.decode(ids[: len(plain)]) == doc
+        assert out["kinds"][row][: len(plain)] == [-1] * len(plain)
+        spans = out["offset_mapping"][row][: len(plain)]
+        assert spans[0][0] == 0 and spans[-1][1] == len(doc)
+        assert all(a <= b for a, b in spans) and sorted(spans) == spans
+        covered = {k for a, b in spans for k in range(a, b)}
+        assert covered == set(range(len(doc)))
+        if doc.isascii():
+            assert "".join(doc[a:b] for a, b in spans) == doc
+    text = [" ".join(f"t{i}" for i in tok.encode_plain(d)) for d in docs]
+    pair = [spelled(tok, c) for c in codes]
+    h = hf(text, pair, truncation=True, max_length=24, padding=True)
+    c = tok(docs, ("text", "python"), source_pair=codes, truncation=True,
+            max_length=24, padding=True)  # fmt: skip
+    assert c["input_ids"] == h["input_ids"] and c["attention_mask"] == h["attention_mask"]
