@@ -95,3 +95,60 @@ def test_save_pretrained_round_trip(tok, tmp_path):
     other = CodetokCodeTokenizer(code_tokenizer=CodeTokenizer.default())
     assert other.language is None
     assert other(SOURCES[0], language="python")["input_ids"] == tok(SOURCES[0])["input_ids"]
+
+
+TEXTS = [
+    "Hello, world! This is a test of the tokenizer.",
+    "short",
+    "Ünïcödé naïve café — déjà vu, 日本語 done",
+]
+PAIRS = ["a question?", "another, much longer second sequence that goes on and on", "x"]
+
+
+@pytest.fixture(scope="module")
+def bert_pair(bert_dir):
+    from codetok import Tokenizer
+    from codetok.integrations.transformers import CodetokTokenizer
+
+    path = str(bert_dir / "tokenizer.json")
+    names = dict(pad_token="[PAD]", unk_token="[UNK]", cls_token="[CLS]", sep_token="[SEP]",
+                 mask_token="[MASK]", model_max_length=512)  # fmt: skip
+    hf = transformers.PreTrainedTokenizerFast(tokenizer_file=path, **names)
+    source = Tokenizer.from_file(path)  # its own padding and truncation are on: left alone
+    ours = CodetokTokenizer(tokenizer=source, **names)
+    assert source.padding is not None  # the wrapper copied it
+    return ours, hf
+
+
+def test_a_text_tokenizer_gives_transformers_inputs(bert_pair):
+    ours, hf = bert_pair
+    for kwargs in (
+        {},
+        {"padding": True},
+        {"padding": "max_length", "max_length": 24, "truncation": True},
+        {"truncation": True, "max_length": 8, "padding": True, "padding_side": "left"},
+        {"add_special_tokens": False, "padding": True, "pad_to_multiple_of": 8},
+    ):
+        for pairs in (None, PAIRS):
+            want = hf(TEXTS, pairs, return_token_type_ids=True, **kwargs)
+            got = ours(TEXTS, pairs, return_token_type_ids=True, **kwargs)
+            for key in ("input_ids", "token_type_ids", "attention_mask"):
+                assert got[key] == want[key], (key, kwargs, pairs)
+    assert ours.decode(ours(TEXTS[0])["input_ids"], skip_special_tokens=True) == hf.decode(
+        hf(TEXTS[0])["input_ids"], skip_special_tokens=True
+    )
+    assert len(ours) == len(hf) and ours.mask_token_id == hf.mask_token_id
+
+
+def test_a_text_tokenizer_round_trips_and_masks(bert_pair, tmp_path):
+    from codetok.integrations.transformers import TEXT_VOCAB_FILE, CodetokTokenizer
+
+    ours, _ = bert_pair
+    ours.save_pretrained(tmp_path)
+    assert (tmp_path / TEXT_VOCAB_FILE).is_file()
+    again = CodetokTokenizer.from_pretrained(str(tmp_path))
+    assert again(TEXTS, PAIRS)["input_ids"] == ours(TEXTS, PAIRS)["input_ids"]
+    pytest.importorskip("torch")
+    mlm = transformers.DataCollatorForLanguageModeling(tokenizer=again, mlm_probability=0.5)
+    batch = mlm([again(t) for t in TEXTS * 4])
+    assert (batch["input_ids"] == again.mask_token_id).any() and (batch["labels"] != -100).any()
