@@ -518,6 +518,12 @@ def test_repository_packing_follows_starcoder2(tree, tmp_path):
         assert ct.decode(stream, skip_special_tokens=False) == "".join(want)
     with pytest.raises(ConfigurationError, match="pack"):
         CorpusJob(repo_packing=True)
-    fim = CorpusJob(shard_bytes=SHARD, pack=100, repo_packing=True, fim_rate=0.5)
+    fim = CorpusJob(shard_bytes=SHARD, pack=100, repo_packing=True, fim_rate=1.0)
     m = build_corpus(inputs, str(tmp_path / "repos-fim"), fim)
-    assert m["totals"]["tokens"] > manifest["totals"]["tokens"]  # the FIM tokens, 3 a file
+    streams = [
+        [i for r in pq.read_table(tmp_path / "repos-fim" / e["file"]).to_pylist() for i in r["ids"]]
+        for e in m["shards"]
+    ]
+    assert [len(s) for s in streams] == [sum(f["tokens"] for f in e["files"]) for e in m["shards"]]
+    assert all(ct.control_id("fim_prefix") in s for s in streams)  # every file laid out for FIM
+    assert all(s[-1] == ct.control_id("eos") for s in streams)
