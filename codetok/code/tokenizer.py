@@ -62,6 +62,14 @@ FORMAT_KEY = "codetok_code"
 FORMAT_VERSION = 1
 _DEFAULT_FILE = "default_code_tokenizer.json"
 _OPTION_NAMES = tuple(RouterOptions.__dataclass_fields__)
+#: What a copy keeps that the saved file does not hold.
+_UNSAVED = (
+    "parse_budget",
+    "model_max_length",
+    "padding_side",
+    "truncation_side",
+    "model_input_names",
+)
 #: Words with the blanks before them, and trailing blanks: the pieces of plain text.
 _PLAIN_PIECES = re.compile(r"\s*\S+|\s+")
 _CALL_OPTIONS = frozenset(
@@ -870,8 +878,10 @@ class CodeTokenizer:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickle (and ``copy``) as the saved file's text: the configuration, not the
         native routers and kernels, which the copy builds again on its first encode; the
-        parse budget goes along."""
-        return _from_pickle, (type(self), self.to_str()), {"parse_budget": self.parse_budget}
+        parse budget and the settings of :meth:`__call__` go along (a data loader's worker
+        processes get the tokenizer as it was set up)."""
+        state = {name: getattr(self, name) for name in _UNSAVED}
+        return _from_pickle, (type(self), self.to_str()), state
 
     def to_str(self, pretty: bool = False) -> str:
         """The JSON text of :meth:`to_dict`; lone surrogates are ``\\uXXXX`` escapes

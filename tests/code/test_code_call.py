@@ -384,3 +384,24 @@ def test_a_natural_language_part(tok, hf):
     c = tok(docs, ("text", "python"), source_pair=codes, truncation=True,
             max_length=24, padding=True)  # fmt: skip
     assert c["input_ids"] == h["input_ids"] and c["attention_mask"] == h["attention_mask"]
+
+
+def test_copies_keep_the_call_settings():
+    import copy
+    import pickle
+
+    tok = CodeTokenizer()
+    tok.model_max_length, tok.padding_side, tok.truncation_side = 12, "left", "left"
+    tok.model_input_names = ["input_ids"]
+    for other in (copy.deepcopy(tok), pickle.loads(pickle.dumps(tok))):
+        assert (other.model_max_length, other.padding_side, other.truncation_side) == (
+            12,
+            "left",
+            "left",
+        )
+        assert other.model_input_names == ["input_ids"]
+        got = other(SOURCES, "python", padding=True, truncation=True)
+        assert (
+            got["input_ids"] == tok(SOURCES, "python", padding=True, truncation=True)["input_ids"]
+        )
+        assert list(got.keys()) == ["input_ids"]
