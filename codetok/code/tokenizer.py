@@ -180,6 +180,7 @@ class CodeTokenizer:
         self._tokens = [t for ch in channels for t in ch.tokens]
         self._bytes = [b for ch in channels for b in ch.token_bytes]
         self._lengths = np.concatenate([ch.lengths for ch in channels])
+        self._token_table: np.ndarray | None = None  # _token_array(), made on first use
         reserved = set(self.reserved.tokens)
         self._control = {
             tid: t.content
@@ -609,11 +610,9 @@ class CodeTokenizer:
 
     def _token_array(self) -> np.ndarray:
         """Every id's token string in an object array (indexed by id arrays)."""
-        table = self.__dict__.get("_token_table")
-        if table is None or len(table) != len(self._tokens):
-            table = np.array(self._tokens, dtype=object)
-            self.__dict__["_token_table"] = table
-        return table
+        if self._token_table is None:
+            self._token_table = np.array(self._tokens, dtype=object)
+        return self._token_table
 
     def _encoder(self, grammar: Any, opts: RouterOptions) -> Any | None:
         """The native encoder of ``grammar`` and ``opts`` (built once), or None when the

@@ -58,11 +58,33 @@ class _CodetokBase(PreTrainedTokenizer):
     def _texts_ids(self, texts: list[Any], language: Any) -> list[list[int]]:
         raise NotImplementedError
 
-    def _process(self, ids0: list[int], ids1: list[int] | None) -> Encoding:
+    def _backend(self) -> Any:
+        """The codetok tokenizer: what encodes, post-processes and saves."""
         raise NotImplementedError
 
     def _controls(self) -> set[int]:
         raise NotImplementedError
+
+    def _process(self, ids0: list[int], ids1: list[int] | None) -> Encoding:
+        """The parts with the backend's post-processor applied (special tokens left out
+        when this thread's call adds none)."""
+        parts = [Encoding(list(ids0))] + ([] if ids1 is None else [Encoding(list(ids1))])
+        processor = self._backend().post_processor
+        if processor is None:
+            return default_process(parts, self._specials())
+        return processor.process(parts[0], parts[1] if len(parts) > 1 else None, self._specials())
+
+    def save_vocabulary(
+        self, save_directory: str, filename_prefix: str | None = None
+    ) -> tuple[str]:
+        """Write the codetok tokenizer to ``save_directory`` as ``[prefix-]`` and the
+        class's vocabulary file name."""
+        name = (f"{filename_prefix}-" if filename_prefix else "") + self.vocab_files_names[
+            "vocab_file"
+        ]
+        path = os.path.join(save_directory, name)
+        self._backend().save(path)
+        return (path,)
 
     # -- special tokens: the codetok post-processor's ------------------------------------
     def build_inputs_with_special_tokens(
@@ -254,24 +276,11 @@ class CodetokCodeTokenizer(_CodetokBase):
     def _texts_ids(self, texts: list[Any], language: Any) -> list[list[int]]:
         return [e.ids_array.tolist() for e in _encoded(self.code, texts, language, None, None)]
 
-    def _process(self, ids0: list[int], ids1: list[int] | None) -> Encoding:
-        template = self.code.post_processor
-        parts = [Encoding(list(ids0))] + ([] if ids1 is None else [Encoding(list(ids1))])
-        if template is None:
-            return default_process(parts, self._specials())
-        return template.process(parts[0], parts[1] if len(parts) > 1 else None, self._specials())
+    def _backend(self) -> Any:
+        return self.code
 
     def _controls(self) -> set[int]:
         return {self.code.token_to_id(t) for t in CONTROL_TOKENS.values()} - {None}  # type: ignore[return-value]
-
-    def save_vocabulary(
-        self, save_directory: str, filename_prefix: str | None = None
-    ) -> tuple[str]:
-        """Write the code tokenizer to ``save_directory`` (``[prefix-]codetok_code.json``)."""
-        name = (f"{filename_prefix}-" if filename_prefix else "") + VOCAB_FILE
-        path = os.path.join(save_directory, name)
-        self.code.save(path)
-        return (path,)
 
 
 class CodetokTokenizer(_CodetokBase):
@@ -343,21 +352,8 @@ class CodetokTokenizer(_CodetokBase):
         strs = [t.decode("utf-8", "surrogateescape") if isinstance(t, bytes) else t for t in texts]
         return [list(e.ids) for e in self.inner.encode_batch(strs, add_special_tokens=False)]
 
-    def _process(self, ids0: list[int], ids1: list[int] | None) -> Encoding:
-        parts = [Encoding(list(ids0))] + ([] if ids1 is None else [Encoding(list(ids1))])
-        processor = self.inner.post_processor
-        if processor is None:
-            return default_process(parts, self._specials())
-        return processor.process(parts[0], parts[1] if len(parts) > 1 else None, self._specials())
+    def _backend(self) -> Any:
+        return self.inner
 
     def _controls(self) -> set[int]:
         return {i for i, t in self.inner.get_added_tokens_decoder().items() if t.special}
-
-    def save_vocabulary(
-        self, save_directory: str, filename_prefix: str | None = None
-    ) -> tuple[str]:
-        """Write the tokenizer's ``tokenizer.json`` (``[prefix-]codetok_tokenizer.json``)."""
-        name = (f"{filename_prefix}-" if filename_prefix else "") + TEXT_VOCAB_FILE
-        path = os.path.join(save_directory, name)
-        self.inner.save(path)
-        return (path,)

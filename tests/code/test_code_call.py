@@ -13,6 +13,7 @@ import itertools
 
 import numpy as np
 import pytest
+from _call_helpers import outcome
 
 from codetok.code import CodeTokenizer, LexemeKind
 from codetok.errors import CodetokError, ConfigurationError, VocabularyError
@@ -74,17 +75,6 @@ def spelled(tok, source):
     return " ".join(f"t{i}" for i in tok.encode(source, "python").ids)
 
 
-def _run(fn, kwargs):
-    try:
-        return "ok", fn(**kwargs)
-    except Exception as e:  # noqa: BLE001 - comparing failure modes
-        return "error", e
-    except BaseException as e:  # HF's Rust core panics with a BaseException subclass
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
-            raise
-        return "error", e
-
-
 def compare(tok, hf, sources, pairs, **kwargs):
     hf.padding_side = tok.padding_side = kwargs.pop("_padding_side", "right")
     hf.truncation_side = tok.truncation_side = kwargs.pop("_truncation_side", "right")
@@ -93,8 +83,10 @@ def compare(tok, hf, sources, pairs, **kwargs):
     text_pair = None
     if pairs is not None:
         text_pair = [spelled(tok, s) for s in pairs] if batched else spelled(tok, pairs)
-    h_status, h = _run(hf, dict(text=text, text_pair=text_pair, **kwargs))
-    c_status, c = _run(lambda **kw: tok(sources, "python", source_pair=pairs, **kw), dict(kwargs))
+    h_status, h = outcome(hf, dict(text=text, text_pair=text_pair, **kwargs))
+    c_status, c = outcome(
+        lambda **kw: tok(sources, "python", source_pair=pairs, **kw), dict(kwargs)
+    )
     if h_status == "error":
         assert c_status == "error", f"transformers failed ({h!r}) but codetok gave {c}"
         assert isinstance(c, CodetokError), f"codetok raised a non-codetok error: {c!r}"
@@ -334,10 +326,10 @@ def test_the_array_path_gives_what_the_encodings_give(tok):
         [dict(add_special_tokens=False, padding=True), dict(return_attention_mask=False)],
     ):
         for sources in (SOURCES, SOURCES[1]):
-            f_status, fast = _run(
+            f_status, fast = outcome(
                 code_call, dict(tok=tok, source=sources, language="python", **kwargs)
             )
-            s_status, slow = _run(
+            s_status, slow = outcome(
                 code_call, dict(tok=tok, source=sources, language="python", _general=True, **kwargs)
             )
             assert f_status == s_status, (kwargs, fast, slow)

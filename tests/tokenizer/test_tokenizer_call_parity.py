@@ -14,6 +14,7 @@ import itertools
 
 import numpy as np
 import pytest
+from _call_helpers import outcome
 
 from codetok import Tokenizer
 from codetok.errors import CodetokError
@@ -61,24 +62,13 @@ def toks(bert_dir, transformers_mod):
     return ct, hf
 
 
-def _run(tok, kwargs):
-    try:
-        return "ok", tok(**kwargs)
-    except Exception as e:  # noqa: BLE001 - comparing failure modes
-        return "error", e
-    except BaseException as e:  # HF's Rust core panics with a BaseException subclass
-        if isinstance(e, (KeyboardInterrupt, SystemExit)):
-            raise
-        return "error", e
-
-
 def _compare(ct, hf, kwargs):
     hf.padding_side = kwargs.pop("_padding_side")
     hf.truncation_side = kwargs.pop("_truncation_side")
     ct.padding_side = hf.padding_side
     ct.truncation_side = hf.truncation_side
-    h_status, h = _run(hf, dict(kwargs))
-    c_status, c = _run(ct, dict(kwargs))
+    h_status, h = outcome(hf, dict(kwargs))
+    c_status, c = outcome(ct, dict(kwargs))
     if h_status == "error":
         assert c_status == "error", (
             f"transformers failed ({type(h).__name__}: {h}) but codetok returned {c}"
