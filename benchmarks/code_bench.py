@@ -264,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
             one["codetok CodeTokenizer (parse+lex+route+subwords)"] = lambda t, lang=lang: (
                 code_tok.encode(t, lang)
             )
-        if not isinstance(ctk, str):
+        if not isinstance(ctk, str) and lang in CT_LANG:
             one["code-tokenize (parse+tokens)"] = lambda t, lang=lang: ctk(t, CT_LANG[lang])
             one["code-tokenize + HF GPT-2 BPE"] = lambda t, lang=lang: hf_bpe.encode(
                 " ".join(ctk(t, CT_LANG[lang]))

@@ -18,6 +18,57 @@ machine's own apt setup is left alone.
 * **javascript**: unminified ``.js`` files of Debian ``node-*`` / ``libjs-*`` packages
   (licenses read from each package's ``debian/copyright``).
 
+The languages that codetok added later (for tests and benchmarks, not the default
+vocabulary) come from Debian binary packages (``apt-get download`` + ``dpkg-deb -x``) and
+the upstream tarballs of Debian source packages, in the order of ``NEW_LANGUAGES`` until
+the budget is full; each package's license is read from its ``debian/copyright``
+(``Files: *``) into the manifest:
+
+* **go**: ``golang-github-spf13-cobra-dev`` (Apache-2.0), ``golang-github-gorilla-mux-dev``
+  (BSD-3-Clause), ``golang-github-stretchr-testify-dev`` (MIT), then the Go 1.19 standard
+  library of ``golang-1.19-src`` (BSD-3-Clause; its ``cmd`` toolchain is left out).
+* **rust**: crate sources of ``librust-*-dev`` packages (serde, serde_json, anyhow, log,
+  itertools, regex, regex-syntax, nom, syn, hashbrown, rand, bytes, clap, tokio; MIT or
+  Apache-2.0).
+* **c**: source packages ``zlib`` (Zlib), ``jansson`` (MIT), ``libyaml`` (MIT), ``lua5.4``
+  (MIT), ``libuv1`` (MIT), ``sqlite3`` (public domain), ``curl`` (curl, MIT-style).
+* **cpp**: source packages ``snappy``, ``leveldb``, ``googletest`` (BSD-3-Clause),
+  ``fmtlib`` (MIT), ``catch2`` (BSL-1.0), ``nlohmann-json3`` (MIT), ``protobuf``
+  (BSD-3-Clause); ``.cc .cpp .cxx .hpp .hh .hxx`` only (plain ``.h`` is C's).
+* **typescript**: ``ts/`` of the source package ``flatbuffers`` (Apache-2.0), then ``src/``
+  of ``node-typescript`` (the compiler and language service; Apache-2.0); ``.d.ts``
+  declaration files are left out.
+* **tsx**: ``tests/cases/`` of ``node-typescript`` (Apache-2.0), then the ``.tsx`` test
+  fixtures of ``node-babel7`` (MIT). Both are compiler/parser test cases: small, and some
+  are deliberately erroneous.
+* **php**: ``composer`` and ``php-*`` packages (Symfony components, Twig, Guzzle,
+  League, Monolog, Doctrine DBAL; MIT or BSD-3-Clause), from ``/usr/share/php``.
+* **ruby**: ``rake``, ``ruby-thor``, ``ruby-rack``, ``ruby-i18n``, ``ruby-sinatra``,
+  ``ruby-rspec-*``, ``ruby-rouge``, ``ruby-activesupport`` (MIT), then the Ruby 3.1 standard
+  library of ``libruby3.1`` (Ruby license or BSD-2-Clause).
+* **kotlin**: ``.kt``/``.kts`` of the source packages ``protobuf`` (BSD-3-Clause),
+  ``flatbuffers`` (Apache-2.0) and ``kotlin`` 1.3.31 (Apache-2.0).
+* **swift**: ``.swift`` of the source packages ``flatbuffers`` (Apache-2.0), ``opencv``
+  (its Objective-C/Swift bindings; Apache-2.0) and ``mpv`` (its macOS backend;
+  GPL-2+/LGPL-2.1+, not permissive). Debian bookworm has no Swift toolchain or Swift
+  library package, so there is little (under 1 MB).
+* **scala**: the source package ``scala`` 2.11.12 (BSD-3-Clause).
+* **bash**: ``bats`` (MIT), ``shunit2`` (Apache-2.0), ``git-extras`` (MIT) and
+  ``bash-completion`` (GPL-2+, not permissive); ``.sh``/``.bash`` files, files without
+  a suffix that start with a ``sh``/``bash`` shebang, and bash-completion's completions.
+* **lua**: ``lua-*`` packages (penlight, ldoc, busted, luassert, say, inspect, dkjson,
+  argparse; MIT), ``luarocks`` (MIT), ``lmod`` (MIT), ``prosody`` (MIT) and
+  ``neovim-runtime`` (Apache-2.0 and Vim license).
+* **haskell**: ``.hs``/``.lhs`` of ``haskell-*`` source packages (aeson, megaparsec, lens,
+  vector, attoparsec, optparse-applicative, quickcheck, unordered-containers, conduit,
+  hspec-core, servant, wai, warp, http-client; BSD-3-Clause, BSD-2-Clause or MIT).
+* **sql**: the regression and contrib tests of the source package ``postgresql-15``
+  (PostgreSQL license).
+
+Files above 300 kB (generated tables, amalgamations), files with NUL bytes, files already
+taken for the language (same bytes) and ``testdata``, ``vendor`` and ``node_modules``
+folders are skipped.
+
 Files are copied to ``OUT/<language>/<package>/...``; ``OUT/MANIFEST.json`` records, per
 package, the language, version, license, origin, file count and bytes.
 
@@ -25,6 +76,11 @@ Usage::
 
     python corpora/fetch_code.py OUT [--languages python java csharp javascript]
                                      [--max-mb 8] [--js-package NAME ...] [--openjdk]
+    python corpora/fetch_code.py OUT --languages go rust c cpp typescript tsx php ruby \
+        kotlin swift scala bash lua haskell sql --max-mb 10
+
+``OUT/MANIFEST.json`` is merged: the entries of the languages fetched now replace their old
+ones, the others are kept.
 """
 
 from __future__ import annotations
@@ -115,7 +171,11 @@ def deb_license(root: Path, package: str) -> str:
     path = root / "usr" / "share" / "doc" / package / "copyright"
     if not path.exists():
         return "see the Debian package"
-    text = path.read_text(encoding="utf-8", errors="replace")
+    return _copyright_license(path.read_text(encoding="utf-8", errors="replace"))
+
+
+def _copyright_license(text: str) -> str:
+    """The license of the ``Files: *`` paragraph of a debian/copyright text."""
     for para in re.split(r"\n\s*\n", text):
         if re.search(r"^Files:\s*\*\s*$", para, re.MULTILINE):
             m = re.search(r"^License:\s*(.+)$", para, re.MULTILINE)
@@ -323,6 +383,312 @@ def fetch_javascript(out: Path, budget: Budget, tmp: Path, packages: list[str]) 
     return entries
 
 
+#: Name suffixes of each language added later; bash also takes shebang scripts
+NEW_LANGUAGE_SUFFIXES = {
+    "go": (".go",),
+    "rust": (".rs",),
+    "c": (".c", ".h"),
+    "cpp": (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"),
+    "typescript": (".ts", ".mts", ".cts"),
+    "tsx": (".tsx",),
+    "php": (".php",),
+    "ruby": (".rb",),
+    "kotlin": (".kt", ".kts"),
+    "swift": (".swift",),
+    "scala": (".scala",),
+    "bash": (".sh", ".bash"),
+    "lua": (".lua",),
+    "haskell": (".hs", ".lhs"),
+    "sql": (".sql",),
+}
+#: Per language, in order until the budget is full: ``("deb", binary package)`` or
+#: ``("src", source package, folder of the upstream tree to take, "" for all of it)``
+NEW_LANGUAGES: dict[str, list[tuple[str, ...]]] = {
+    "go": [
+        ("deb", "golang-github-spf13-cobra-dev"),
+        ("deb", "golang-github-gorilla-mux-dev"),
+        ("deb", "golang-github-stretchr-testify-dev"),
+        ("deb", "golang-1.19-src"),
+    ],
+    "rust": [
+        ("deb", f"librust-{name}-dev")
+        for name in (
+            "serde",
+            "serde-json",
+            "anyhow",
+            "log",
+            "itertools",
+            "regex",
+            "regex-syntax",
+            "nom",
+            "syn",
+            "hashbrown",
+            "rand",
+            "bytes",
+            "clap",
+            "tokio",
+        )
+    ],  # fmt: skip
+    "c": [
+        ("src", name, "")
+        for name in ("zlib", "jansson", "libyaml", "lua5.4", "libuv1", "sqlite3", "curl")
+    ],
+    "cpp": [
+        ("src", name, "")
+        for name in (
+            "snappy",
+            "leveldb",
+            "googletest",
+            "fmtlib",
+            "catch2",
+            "nlohmann-json3",
+            "protobuf",
+        )
+    ],  # fmt: skip
+    "typescript": [("src", "flatbuffers", "ts/"), ("src", "node-typescript", "src/")],
+    "tsx": [("src", "node-typescript", "tests/cases/"), ("src", "node-babel7", "")],
+    "php": [
+        ("deb", name)
+        for name in (
+            "composer",
+            "php-symfony-console",
+            "php-symfony-http-foundation",
+            "php-symfony-http-kernel",
+            "php-symfony-yaml",
+            "php-symfony-finder",
+            "php-symfony-process",
+            "php-symfony-validator",
+            "php-twig",
+            "php-guzzlehttp-psr7",
+            "php-guzzlehttp-guzzle",
+            "php-league-commonmark",
+            "php-league-flysystem",
+            "php-monolog",
+            "php-psr-log",
+            "php-nikic-fast-route",
+            "php-doctrine-dbal",
+        )
+    ],  # fmt: skip
+    "ruby": [
+        ("deb", name)
+        for name in (
+            "rake",
+            "ruby-thor",
+            "ruby-rack",
+            "ruby-i18n",
+            "ruby-sinatra",
+            "ruby-rspec-core",
+            "ruby-rspec-expectations",
+            "ruby-rspec-mocks",
+            "ruby-rouge",
+            "ruby-activesupport",
+            "libruby3.1",
+        )
+    ],  # fmt: skip
+    "kotlin": [("src", "protobuf", ""), ("src", "flatbuffers", ""), ("src", "kotlin", "")],
+    "swift": [("src", "flatbuffers", ""), ("src", "opencv", ""), ("src", "mpv", "")],
+    "scala": [("src", "scala", "")],
+    "bash": [
+        ("deb", "bats"),
+        ("deb", "shunit2"),
+        ("deb", "git-extras"),
+        ("deb", "bash-completion"),
+    ],
+    "lua": [
+        ("deb", name)
+        for name in (
+            "lua-penlight",
+            "lua-ldoc",
+            "lua-busted",
+            "lua-luassert",
+            "lua-say",
+            "lua-inspect",
+            "lua-dkjson",
+            "lua-argparse",
+            "luarocks",
+            "lmod",
+            "prosody",
+            "neovim-runtime",
+        )
+    ],  # fmt: skip
+    "haskell": [
+        ("src", f"haskell-{name}", "")
+        for name in (
+            "aeson",
+            "megaparsec",
+            "lens",
+            "vector",
+            "attoparsec",
+            "optparse-applicative",
+            "quickcheck",
+            "unordered-containers",
+            "conduit",
+            "hspec-core",
+            "servant",
+            "wai",
+            "warp",
+            "http-client",
+        )
+    ],  # fmt: skip
+    "sql": [("src", "postgresql-15", "")],
+}
+#: Larger files are mostly generated (tables, amalgamations, bundles)
+MAX_FILE_BYTES = 300_000
+#: Test inputs (often invalid on purpose) and bundled copies of other projects
+_SKIP_FOLDERS = {"testdata", "node_modules", "vendor"}
+_SHEBANG = re.compile(rb"#!\s*(/usr)?(/local)?/bin/(env\s+)?(ba)?sh\b")
+
+
+class _Taker:
+    """Decides which files of one language to keep and stores them under ``out``."""
+
+    def __init__(self, out: Path, language: str, budget: Budget) -> None:
+        self.out = out
+        self.language = language
+        self.budget = budget
+        self.suffixes = NEW_LANGUAGE_SUFFIXES[language]
+        self.seen: set[str] = set()  # sha256 of the files taken, across packages
+
+    def wants(self, path: str) -> bool:
+        """Whether the file name (or, for bash, the place) fits the language."""
+        parts = path.split("/")
+        if _SKIP_FOLDERS.intersection(parts[:-1]):
+            return False
+        if self.language == "go" and "go-1.19/src/cmd" in path:
+            return False  # the toolchain: the library is more varied
+        if self.language == "typescript" and path.endswith(".d.ts"):
+            return False
+        if path.endswith(self.suffixes):
+            return True
+        if self.language == "bash":
+            # bash-completion's completions are bash without suffix or shebang
+            return "/bash-completion/completions/" in path or "." not in parts[-1]
+        return False
+
+    def take(self, data: bytes, dst: Path) -> bool:
+        """Store ``data`` at ``dst`` unless it is too large, binary, a duplicate or, for
+        bash, a suffix-less file without a shell shebang."""
+        if self.budget.full() or len(data) > MAX_FILE_BYTES or b"\0" in data[:8192]:
+            return False
+        if (
+            self.language == "bash"
+            and not dst.name.endswith(self.suffixes)
+            and not _bash_completion(dst)
+            and not _SHEBANG.match(data)
+        ):
+            return False
+        key = hashlib.sha256(data).hexdigest()
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        dst.write_bytes(data)
+        self.budget.used += len(data)
+        return True
+
+
+def _bash_completion(path: Path) -> bool:
+    """bash-completion's main script and completions: bash without a shebang."""
+    parts = path.parts
+    in_package = "bash-completion" in parts
+    return in_package and ("completions" in parts or path.name == "bash_completion")
+
+
+def fetch_deb_files(taker: _Taker, tmp: Path, package: str) -> dict:
+    """The files of one language that a Debian binary package installs (not installed:
+    ``dpkg-deb -x`` into ``tmp``); the license comes from its ``copyright`` file."""
+    root, version = deb_fetch(package, tmp)
+    files = total = 0
+    for src in sorted(root.rglob("*")):
+        if src.is_symlink() or not src.is_file():
+            continue
+        rel = src.relative_to(root)
+        if not taker.wants(rel.as_posix()):
+            continue
+        data = src.read_bytes()
+        if taker.take(data, taker.out / taker.language / package / rel):
+            files += 1
+            total += len(data)
+    lic = deb_license(root, package)
+    return _entry(taker.language, package, version, lic, "Debian binary package", files, total)
+
+
+def _download_source(tmp: Path, package: str) -> Path:
+    """``apt-get source --download-only`` into ``tmp/src-PACKAGE`` (once per run)."""
+    dest = tmp / f"src-{package}"
+    if list(dest.glob(f"{package}_*.dsc")):
+        return dest
+    dest.mkdir(parents=True, exist_ok=True)
+    try:
+        run(["apt-get", *_apt_source_options(tmp), "source", "--download-only", package], cwd=dest)
+    except RuntimeError as e:
+        if not list(dest.glob(f"{package}_*.orig.tar.*")):
+            raise RuntimeError(f"apt-get source {package} gave no upstream tarball: {e}") from e
+    return dest
+
+
+def _source_license(dest: Path, package: str) -> str:
+    """The ``Files: *`` license of debian/copyright in the package's Debian tarball."""
+    for path in sorted(dest.glob(f"{package}_*.debian.tar.*")):
+        with tarfile.open(path) as tar:
+            for member in tar.getmembers():
+                if member.name.endswith("debian/copyright") and member.isfile():
+                    data = tar.extractfile(member)
+                    if data is not None:
+                        return _copyright_license(data.read().decode("utf-8", "replace"))
+    return "see debian/copyright"
+
+
+def fetch_source_files(taker: _Taker, tmp: Path, package: str, folder: str) -> dict:
+    """The files of one language in the upstream tarball of a Debian source package
+    (only under ``folder`` of the upstream tree when given)."""
+    dest = _download_source(tmp, package)
+    origs = sorted(dest.glob(f"{package}_*.orig.tar.*"))
+    if not origs:
+        raise RuntimeError(f"{package}: no upstream tarball")
+    version = origs[-1].name[len(package) + 1 :].split(".orig.tar.")[0]
+    wanted: dict[str, bytes] = {}
+    with tarfile.open(origs[-1]) as tar:
+        # in archive order: seeking back in a compressed stream decompresses it again
+        for member in tar:
+            rel = member.name.split("/", 1)[-1]
+            if not member.isfile() or member.size > MAX_FILE_BYTES:
+                continue
+            if rel.startswith(folder) and taker.wants(rel):
+                data = tar.extractfile(member)
+                if data is not None:
+                    wanted[rel] = data.read()
+    files = total = 0
+    for rel in sorted(wanted):
+        if taker.take(wanted[rel], taker.out / taker.language / package / rel):
+            files += 1
+            total += len(wanted[rel])
+    lic = _source_license(dest, package)
+    return _entry(taker.language, package, version, lic, "Debian source package", files, total)
+
+
+def fetch_new_language(out: Path, budget: Budget, tmp: Path, language: str) -> list[dict]:
+    """One language of ``NEW_LANGUAGES``: its packages in order until the budget is full;
+    a package that cannot be had is reported and skipped."""
+    taker = _Taker(out, language, budget)
+    entries = []
+    for kind, package, *folder in NEW_LANGUAGES[language]:
+        if budget.full():
+            break
+        try:
+            if kind == "deb":
+                entry = fetch_deb_files(taker, tmp, package)
+            else:
+                entry = fetch_source_files(taker, tmp, package, folder[0])
+        except (RuntimeError, tarfile.TarError) as e:
+            print(f"skip {package}: {e}", file=sys.stderr)
+            continue
+        print(f"  {language} {package}: {entry['files']} files, {entry['bytes']} bytes")
+        if entry["files"]:
+            entries.append(entry)
+    return entries
+
+
 def _entry(
     lang: str, package: str, version: str, lic: str, origin: str, files: int, size: int
 ) -> dict:
@@ -335,6 +701,18 @@ def _entry(
         "files": files,
         "bytes": size,
     }
+
+
+def write_manifest(path: Path, entries: list[dict], languages: list[str]) -> None:
+    """Merge ``entries`` into ``path``: they replace the old entries of ``languages``."""
+    old = []
+    if path.exists():
+        old = [
+            e
+            for e in json.loads(path.read_text(encoding="utf-8"))
+            if e["language"] not in languages
+        ]
+    path.write_text(json.dumps(old + entries, indent=2) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -375,6 +753,8 @@ def main(argv: list[str] | None = None) -> int:
                     manifest += fetch_javascript(
                         args.out, budget, tmp, args.js_package or JS_PACKAGES
                     )
+                elif lang in NEW_LANGUAGES:
+                    manifest += fetch_new_language(args.out, budget, tmp, lang)
                 else:
                     print(f"unknown language {lang!r}", file=sys.stderr)
                     return 2
@@ -382,7 +762,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{lang}: {e}", file=sys.stderr)
                 continue
             print(f"{lang}: {budget.used / MB:.1f} MB", file=sys.stderr)
-    (args.out / "MANIFEST.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    write_manifest(args.out / "MANIFEST.json", manifest, args.languages)
     return 0
 
 

@@ -89,9 +89,8 @@ def choose_language(language: str | None, data: bytes, path: str | None) -> str:
     from ..code.front.language import detect_language, language_from_path, language_from_shebang
 
     if path is not None:
-        by_path = language_from_path(path)
-        if by_path is not None:
-            return by_path
+        if language_from_path(path) is not None:  # content decides only a shared extension
+            return detect_language(data, path=path)
         ext = os.path.splitext(path)[1].lower()
         known = _extensions()
         if ext and ext not in known:

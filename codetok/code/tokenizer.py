@@ -60,7 +60,11 @@ __all__ = ["CodeTokenizer", "FORMAT_KEY", "FORMAT_VERSION", "CORE_LANGUAGES"]
 
 FORMAT_KEY = "codetok_code"
 FORMAT_VERSION = 1
-_DEFAULT_FILE = "default_code_tokenizer.json"
+#: The embedded code tokenizers by name (``CodeTokenizer.default(name)``): "polyglot", the
+#: default, covers the core four and the twelve curated languages; "core4" is the previous
+#: default (Python, Java, C#, JavaScript), kept so that ids made with it can be decoded and
+#: reproduced.
+DEFAULT_FILES = {"polyglot": "default_code_tokenizer.json", "core4": "core4_code_tokenizer.json"}
 _OPTION_NAMES = tuple(RouterOptions.__dataclass_fields__)
 #: What a copy keeps that the saved file does not hold.
 _UNSAVED = (
@@ -136,16 +140,22 @@ class CodeTokenizer:
                 f"unknown CodeTokenizer option(s) {', '.join(unknown)}; "
                 f"valid: {', '.join(_OPTION_NAMES)}"
             )
+        reserved = None
         if tokenizer is None:
             default = CodeTokenizer.default()
             tokenizer = default.tokenizer
             if comment_tokenizer is None:
                 comment_tokenizer = default.comment_tokenizer
-            if languages is None:
+            spaced = default.options.spaced_keywords
+            if languages is None and options.get("spaced_keywords", spaced) == spaced:
+                # the default's own keyword table: no grammar of its languages is loaded
+                # (the curated ones need the languages extra only when used)
+                reserved = default.reserved
+            elif languages is None:
                 languages = list(default.reserved.keywords)
             options = {**default.options.to_dict(), **options}
         self.options = RouterOptions(**options)
-        self.reserved = ReservedTokens.for_languages(
+        self.reserved = reserved or ReservedTokens.for_languages(
             languages or CORE_LANGUAGES, spaced=self.options.spaced_keywords
         )
         self._splitter = PieceSplitter(self.options.digits, max_piece=self.options.max_piece)
@@ -195,30 +205,41 @@ class CodeTokenizer:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def default(cls) -> CodeTokenizer:
-        """Load the default code tokenizer shipped with codetok (offline, cached).
+    def default(cls, name: str = "polyglot") -> CodeTokenizer:
+        """Load an embedded code tokenizer shipped with codetok (offline, cached).
+
+        Args:
+            name: ``"polyglot"`` (the default: trained on real Python, Java, C#,
+                JavaScript, Go, Rust, TypeScript, TSX, C, C++, PHP, Ruby, Kotlin, Swift,
+                Scala and Bash code) or ``"core4"`` (the previous default: the first four
+                only, 32,000 ids); see ``corpora/PROVENANCE.md``.
 
         Returns:
-            A :class:`CodeTokenizer` trained on real Python, Java, C# and JavaScript code
-            (see ``corpora/PROVENANCE.md``); a fresh copy on every call.
+            A :class:`CodeTokenizer`; a fresh copy on every call.
 
         Raises:
+            ConfigurationError: ``name`` is not an embedded tokenizer.
             NotFoundError: the package data file is missing (a broken install).
 
-        >>> CodeTokenizer.default().vocab_size > 10000
+        >>> CodeTokenizer.default().vocab_size > CodeTokenizer.default("core4").vocab_size
         True
         """
-        global _DEFAULT_TEXT
-        if _DEFAULT_TEXT is None:
+        file = DEFAULT_FILES.get(name)
+        if file is None:
+            raise ConfigurationError(
+                f"no embedded code tokenizer {name!r}; names: {', '.join(DEFAULT_FILES)}"
+            )
+        text = _DEFAULT_TEXTS.get(name)
+        if text is None:
             try:
-                ref = resources.files("codetok") / "data" / _DEFAULT_FILE
-                _DEFAULT_TEXT = ref.read_text(encoding="utf-8")
+                text = (resources.files("codetok") / "data" / file).read_text(encoding="utf-8")
             except (FileNotFoundError, OSError) as e:
                 raise NotFoundError(
-                    f"the default code tokenizer (codetok/data/{_DEFAULT_FILE}) is missing; "
+                    f"the embedded code tokenizer {name!r} (codetok/data/{file}) is missing; "
                     "reinstall codetok or rebuild it with corpora/build_default_tokenizer.py"
                 ) from e
-        return cls.from_str(_DEFAULT_TEXT, path=f"codetok/data/{_DEFAULT_FILE}")
+            _DEFAULT_TEXTS[name] = text
+        return cls.from_str(text, path=f"codetok/data/{file}")
 
     @classmethod
     def train(
@@ -1069,4 +1090,5 @@ def _template(tok: Tokenizer, single: str, pair: str) -> TemplateProcessing:
     return TemplateProcessing(single, pair, [(t, tok.token_to_id(t)) for t in sorted(names)])
 
 
-_DEFAULT_TEXT: str | None = None
+#: the embedded files' text by name, read once
+_DEFAULT_TEXTS: dict[str, str] = {}

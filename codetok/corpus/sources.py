@@ -1,8 +1,12 @@
 """Which files of a tree become token shards, and how one file is read.
 
 :func:`list_sources` walks the inputs (folders and files) and keeps the files whose
-extension a grammar lists (``grammars/*.toml``: ``.py``, ``.java``, ``.cs``, ``.js``...),
-in a deterministic order: the inputs as given, each walked with sorted folder and file
+extension a grammar lists (``grammars/*.toml``: ``.py``, ``.java``, ``.go``, ``.rs``...),
+and files with no extension whose ``#!`` line names a wanted language, in a deterministic
+order; the content decides between two languages sharing an extension (C and C++ for
+``.h``). Languages read with a generic grammar are listed when asked for by name. The
+extensions of grammar files whose grammar package is not installed are counted as ignored
+with the install that reads them: the inputs as given, each walked with sorted folder and file
 names. Nothing is dropped without a trace: files of other extensions and hidden folders
 (``.git``) are counted in :attr:`Listing.ignored`; everything else left out becomes a
 failure with its reason: an input or folder that cannot be read, a file named on the
@@ -97,24 +101,52 @@ class Listing:
     ignored: dict[str, int] = field(default_factory=dict)
 
 
-def _extension_table(languages: Iterable[str] | None) -> dict[str, str]:
-    """Extension (lowercase, with the dot) -> language, for the wanted languages."""
-    from ..code.front.languages import grammar_specs, resolve_language_name
+def _extension_table(languages: Iterable[str] | None) -> tuple[dict[str, str], dict[str, str]]:
+    """Extension (lowercase, with the dot) -> language, for the wanted languages; and the
+    extensions of grammar files whose grammar package is not installed -> why they are not
+    read (None wants every installed language with a grammar file)."""
+    from ..code.front.generic_languages import GENERIC_EXTENSIONS
+    from ..code.front.languages import grammar_installed, grammar_specs, resolve_language_name
     from ..errors import LanguageError
 
     specs = grammar_specs()
-    wanted = set(specs) if languages is None else {resolve_language_name(x) for x in languages}
-    unknown = sorted(wanted - set(specs))
+    generic = set(GENERIC_EXTENSIONS.values())
+    if languages is None:
+        wanted = {name for name in specs if grammar_installed(name)}
+    else:
+        wanted = {resolve_language_name(x) for x in languages}
+    unknown = sorted(wanted - set(specs) - generic)
     if unknown:
         raise LanguageError(
-            f"no grammar file for {', '.join(unknown)}; languages: {', '.join(sorted(specs))}"
+            f"no grammar file for {', '.join(unknown)}; languages: {', '.join(sorted(specs))}, "
+            "and with tree-sitter-language-pack: " + ", ".join(sorted(generic))
         )
     table: dict[str, str] = {}
+    missing: dict[str, str] = {}
     for name, spec in sorted(specs.items()):
-        if name in wanted:
-            for ext in spec.get("extensions", []):
+        for ext in spec.get("extensions", []):
+            if name in wanted:
                 table.setdefault(ext.lower(), name)
-    return table
+            elif languages is None:
+                missing.setdefault(ext.lower(), f"{name} needs pip install 'codetok[languages]'")
+    for ext, name in sorted(GENERIC_EXTENSIONS.items()):
+        if name in wanted:
+            table.setdefault(ext, name)
+    return table, missing
+
+
+def _shared_extensions(table: dict[str, str]) -> frozenset[str]:
+    """The extensions of ``table`` that another wanted language lists as shared."""
+    from ..code.front.languages import grammar_specs
+
+    wanted = set(table.values())
+    return frozenset(
+        ext.lower()
+        for name, spec in grammar_specs().items()
+        if name in wanted
+        for ext in spec.get("shared_extensions", [])
+        if ext.lower() in table
+    )
 
 
 def _why(e: OSError) -> str:
@@ -147,6 +179,10 @@ class _Walk:
     table: dict[str, str]
     follow_symlinks: bool
     max_file_bytes: int | None
+    #: extensions of languages whose grammar package is missing -> why they are not read
+    missing: dict[str, str] = field(default_factory=dict)
+    #: extensions a wanted language shares with another (content decides: ``.h``)
+    shared: frozenset[str] = frozenset()
     out: Listing = field(default_factory=Listing)
     root: str = ""  # the input being walked, as given
     seen: set[str] = field(default_factory=set)
@@ -217,11 +253,42 @@ def _enter(
     return True
 
 
+def _head(path: str, size: int) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(size)
+    except OSError:
+        return b""  # _add reports the file when it cannot be read
+
+
+def _language_of(walk: _Walk, path: str, ext: str) -> str | None:
+    """The wanted language of a file: its extension's (the content decides between the
+    languages sharing an extension, such as C and C++ for ``.h``), or, with no extension,
+    the one its ``#!`` line names."""
+    from ..code.front.language import detect_language, language_from_shebang
+    from ..errors import LanguageError
+
+    language = walk.table.get(ext)
+    if not os.path.isfile(path):  # only a regular file is opened (a pipe would block)
+        return language
+    if language is not None and ext in walk.shared:
+        language = detect_language(_head(path, 1 << 16), path=path)
+        return language if language in walk.table.values() else walk.table[ext]
+    if language is None and not ext:
+        try:
+            language = language_from_shebang(_head(path, 256))
+        except LanguageError:
+            return None
+        return language if language in walk.table.values() else None
+    return language
+
+
 def _add_named_file(walk: _Walk, given: str) -> None:
     """List a file named as an input, or record that no wanted language has its extension."""
     ext = os.path.splitext(given)[1].lower()
-    if ext in walk.table:
-        _add(walk, given, given, walk.table[ext])
+    language = _language_of(walk, given, ext)
+    if language is not None:
+        _add(walk, given, given, language)
     else:
         known = ", ".join(sorted(walk.table))
         _fail(walk, given, f"no wanted language has the extension {ext or '(none)'} ({known})")
@@ -253,12 +320,13 @@ def _add_folder_files(walk: _Walk, given: str, rel: str, dirpath: str, names: li
     """List the files of one walked folder in sorted order; other extensions are counted."""
     for name in sorted(names):
         ext = os.path.splitext(name)[1].lower()
-        language = walk.table.get(ext)
+        path = os.path.join(dirpath, name)
+        language = _language_of(walk, path, ext)
         if language is None:
-            walk.ignored[ext or "(no extension)"] += 1
+            why = walk.missing.get(ext)
+            walk.ignored[f"{ext} ({why})" if why else ext or "(no extension)"] += 1
             continue
         shown = os.path.normpath(os.path.join(given, rel, name))
-        path = os.path.join(dirpath, name)
         if not walk.follow_symlinks and os.path.islink(path):
             _fail(walk, shown, _NOT_FOLLOWED)
             continue
@@ -309,7 +377,8 @@ def list_sources(
     >>> [f["reason"].split(":")[0] for f in found.failures]
     ['a symlink loop']
     """
-    walk = _Walk(_extension_table(languages), follow_symlinks, max_file_bytes)
+    table, missing = _extension_table(languages)
+    walk = _Walk(table, follow_symlinks, max_file_bytes, missing, _shared_extensions(table))
     for given in inputs:
         walk.root = given
         if os.path.isfile(given) or (os.path.exists(given) and not os.path.isdir(given)):

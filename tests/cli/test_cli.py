@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -433,9 +434,9 @@ def test_messages_name_cli_flags_not_python_arguments(tmp_path, capsys):
 
     odd = tmp_path / "notes.xyz"
     odd.write_text("just some words", encoding="utf-8")
-    ruby = tmp_path / "tool"
-    ruby.write_text("#!/usr/bin/ruby\nputs 1\n", encoding="utf-8")
-    for argv in (["lex", str(odd)], ["encode", str(ruby)]):
+    tool = tmp_path / "tool"
+    tool.write_text("#!/opt/bin/frobnicate\nputs 1\n", encoding="utf-8")
+    for argv in (["lex", str(odd)], ["encode", str(tool)]):
         assert main(argv) == 2
         line = _one_error_line(capsys.readouterr().err)
         assert "pass --language NAME" in line and "language=" not in line
@@ -467,15 +468,16 @@ def test_messages_name_cli_flags_not_python_arguments(tmp_path, capsys):
 
 @pytest.mark.parametrize("command", ["encode", "lex"])
 def test_a_non_code_file_needs_language(command, tmp_path, capsys):
-    """README.md / notes.txt are refused with a pointer to --language, not read as Python
-    without a word; with --language they are read (issue 11 item 16)."""
+    """notes.txt is refused with a pointer to --language, not read as Python without a
+    word; with --language it is read (issue 11 item 16). README.md names Markdown, a
+    language of tree-sitter-language-pack (issue 32)."""
     readme = tmp_path / "README.md"
     readme.write_text(
         "# Title\n\nSome prose with code: `import os`.\n\n    def f(x):\n        return x\n"
     )
     notes = tmp_path / "notes.txt"
     notes.write_text("import os\nprint(os.getcwd())\n")
-    for path, ext in ((readme, ".md"), (notes, ".txt")):
+    for path, ext in ((notes, ".txt"),):
         assert main([command, str(path)]) == 2
         line = _one_error_line(capsys.readouterr().err)
         assert f"{path}: {ext} is not" in line and "pass --language NAME" in line
@@ -483,6 +485,9 @@ def test_a_non_code_file_needs_language(command, tmp_path, capsys):
     assert main([command, str(notes), "--language", "python"]) == 0
     captured = capsys.readouterr()
     assert captured.out and captured.err == ""
+    if importlib.util.find_spec("tree_sitter_language_pack") is not None:
+        assert main([command, str(readme)]) == 0  # Markdown, a generic language, by its name
+        assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize("command", ["encode", "lex"])

@@ -1,16 +1,25 @@
-"""The embedded default code tokenizer: offline loading, real files of all four languages."""
+"""The embedded default code tokenizers: offline loading, the previous four-language one by
+name, real files of every language."""
 
 from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
 import pytest
 
 from codetok.code import CodeTokenizer
+from codetok.code.front.languages import CORE_LANGUAGES
 from codetok.code.special import CONTROL_TOKENS
+from codetok.errors import ConfigurationError
+
+#: the curated languages the default covers beyond the core four
+CURATED = ("go", "rust", "typescript", "tsx", "c", "cpp", "php", "ruby", "kotlin", "swift",
+           "scala", "bash")  # fmt: skip
 
 DATA = Path(__file__).parents[1] / "data" / "code"
 #: optional: a corpora/fetch_code.py output folder to test many more real files
@@ -30,13 +39,36 @@ def test_loads_offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket, "create_connection", no_network)
     import codetok.code.tokenizer as mod
 
-    monkeypatch.setattr(mod, "_DEFAULT_TEXT", None)
+    monkeypatch.setattr(mod, "_DEFAULT_TEXTS", {})
     tok = CodeTokenizer.default()
     controls = {tok.control_id(role) for role in CONTROL_TOKENS}
-    assert controls == set(range(32000, 32007)) | {0, 1, 2}  # the 7 new ones after the rest
-    assert 16000 <= tok.vocab_size - 7 <= 32000
-    assert set(tok.reserved.keywords) == {"python", "java", "csharp", "javascript"}
+    n = tok.vocab_size
+    assert controls == set(range(n - 7, n)) | {0, 1, 2}  # the 7 control tokens come last
+    assert set(tok.reserved.keywords) == set(CORE_LANGUAGES) | set(CURATED)
     assert CodeTokenizer().vocab_size == tok.vocab_size
+
+
+def test_the_four_language_default_loads_by_name() -> None:
+    """The previous default keeps its ids: control tokens at 32000-32006, four languages."""
+    old = CodeTokenizer.default("core4")
+    assert {old.control_id(role) for role in CONTROL_TOKENS} == set(range(32000, 32007)) | {0, 1, 2}
+    assert set(old.reserved.keywords) == set(CORE_LANGUAGES)
+    src = "def f(x):\n    return x  # same\n"
+    assert old.decode(old.encode(src, "python").ids) == src
+    with pytest.raises(ConfigurationError, match="core4"):
+        CodeTokenizer.default("core5")
+
+
+def test_a_new_code_tokenizer_loads_no_grammar_of_the_default_languages() -> None:
+    """``CodeTokenizer()`` reuses the default's keyword table: the curated languages'
+    grammar packages (the languages extra) are imported only when a file needs them."""
+    code = (
+        "import sys\nfrom codetok.code import CodeTokenizer\n"
+        "CodeTokenizer().encode('x = 1\\n', 'python')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith('tree_sitter_')}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['tree_sitter_python']"
 
 
 def test_shipped_file_is_small() -> None:
@@ -77,7 +109,16 @@ def _corpus_files(lang: str, suffixes: tuple[str, ...], limit: int) -> list[Path
 
 @pytest.mark.parametrize(
     ("lang", "suffixes"),
-    [("java", (".java",)), ("csharp", (".cs",)), ("javascript", (".js",)), ("python", (".py",))],
+    [
+        ("java", (".java",)),
+        ("csharp", (".cs",)),
+        ("javascript", (".js",)),
+        ("python", (".py",)),
+        ("go", (".go",)),
+        ("rust", (".rs",)),
+        ("typescript", (".ts",)),
+        ("kotlin", (".kt",)),
+    ],  # fmt: skip
 )
 def test_real_corpus_round_trip(
     default: CodeTokenizer, lang: str, suffixes: tuple[str, ...]

@@ -143,7 +143,9 @@ def test_doc_patterns_read_natively() -> None:
 def test_doc_patterns_asked_of_python(monkeypatch: pytest.MonkeyPatch) -> None:
     """Patterns the native side cannot read are asked of Python, with the same result."""
     tables = native_lexer.column_tables
-    monkeypatch.setattr(native_lexer, "column_tables", lambda g: (*tables(g)[:2], True))
+    monkeypatch.setattr(
+        native_lexer, "column_tables", lambda g: (*tables(g)[:2], True, *tables(g)[3:])
+    )
     monkeypatch.setattr(native_lexer, "_PLANS", {})
     source = "/** a */\nclass A { /// b\n /* c */ int x; /***/ }\n"
     for lang in ("java", "csharp", "javascript"):

@@ -243,7 +243,7 @@ def test_real_stdlib_file():
 
 def test_unknown_language_is_an_error():
     with pytest.raises(LanguageError):
-        extract_pairs("x", "cobol")
+        extract_pairs("x", "klingon")
 
 
 # ----------------------------------------------------------------------------- truncation

@@ -46,7 +46,9 @@ SHARD = 30_000  # bytes per shard: the tree below makes 5 shards
 def tree(tmp_path_factory) -> Path:
     """Real source files, a binary .py, a Latin-1 .py, a note and a hidden folder."""
     root = tmp_path_factory.mktemp("tree") / "src"
-    shutil.copytree(SAMPLES, root / "samples")
+    for lang in ("java", "csharp"):  # the polyglot tree is tests/corpus/test_corpus_polyglot.py
+        shutil.copytree(SAMPLES / lang, root / "samples" / lang)
+    shutil.copy(SAMPLES / "README.md", root / "samples" / "README.md")
     shutil.copytree(STDLIB_JSON, root / "json", ignore=shutil.ignore_patterns("__pycache__"))
     (root / "json" / "blob.py").write_bytes(b"x = 1\n\0\1\2 compiled junk\n")
     (root / "latin.py").write_bytes("s = 'caf\xe9'  # Latin-1\n".encode("latin-1"))

@@ -386,11 +386,13 @@ struct LexPlan {
     py::object text_kind, is_doc, blank;  // (bytes) -> int / bool / bool
 };
 
-// ``(leaf_kinds, by_parent, doc)``: ``by_parent`` a dict ``(kid, parent type) -> kind``;
-// ``doc``: None (no documentation comment patterns), or a list of ``(literal, forbidden)``
-// pairs, or True (patterns Python must answer).
+// ``(leaf_kinds, by_parent, doc, doc_before, by_text, gaps)``: ``by_parent`` a dict
+// ``(kid, parent type) -> kind``; ``doc``: None (no documentation comment patterns), or a
+// list of ``(literal, forbidden)`` pairs, or True (patterns Python must answer);
+// ``doc_before``: the type indices a comment right above documents; ``by_text`` a dict
+// ``kid -> {spelling: kind}``; ``gaps`` a dict ``spelling -> kind``.
 ColumnTables column_tables(const py::tuple& t, size_t kinds) {
-    if (t.size() != 3) throw py::value_error("column tables are a 3-tuple");
+    if (t.size() != 6) throw py::value_error("column tables are a 6-tuple");
     ColumnTables g;
     g.leaf_kinds = t[0].cast<std::vector<uint8_t>>();
     if (g.leaf_kinds.size() != kinds) throw py::value_error("leaf_kinds needs one entry per kind id");
@@ -413,6 +415,24 @@ ColumnTables column_tables(const py::tuple& t, size_t kinds) {
             }
         }
     }
+    for (py::handle h : t[3]) {
+        const auto type = h.cast<int64_t>();
+        if (type < 0 || type > 0xFFFF) throw py::value_error("doc_before holds type indices");
+        if (g.doc_owner.size() <= static_cast<size_t>(type)) g.doc_owner.resize(type + 1, 0);
+        g.doc_owner[type] = 1;
+    }
+    g.has_by_text.assign(kinds, 0);
+    for (auto item : t[4].cast<py::dict>()) {
+        const auto kid = item.first.cast<int64_t>();
+        if (kid < 0 || static_cast<size_t>(kid) >= kinds)
+            throw py::value_error("by_text keys are kind ids");
+        auto& table = g.by_text[static_cast<uint32_t>(kid)];
+        for (auto spelled : item.second.cast<py::dict>())
+            table[spelled.first.cast<std::string>()] = spelled.second.cast<uint8_t>();
+        g.has_by_text[kid] = 1;
+    }
+    for (auto item : t[5].cast<py::dict>())
+        g.gap_kinds[item.first.cast<std::string>()] = item.second.cast<uint8_t>();
     return g;
 }
 

@@ -6,6 +6,7 @@
 #ifdef CODETOK_TREE_SITTER
 
 #include <algorithm>
+#include <type_traits>
 
 namespace codetok {
 namespace code {
@@ -47,6 +48,7 @@ class Builder {
                                static_cast<uint16_t>(walk_.type_index[root]), 0, 0});
             end = body_n;
         }
+        split_comment_line_breaks(w, end);
         const size_t m = recs.size();
         auto end_of = [&](size_t i) -> int64_t { return i + 1 < m ? recs[i + 1].s : end; };
         // The lexemes to come: one per record, a gap as many as it splits into (counted
@@ -80,6 +82,11 @@ class Builder {
                     kind = cb_.text_kind(cb_.ctx, body_ + r.s, static_cast<size_t>(e - r.s));
                     if (kind < 0) return false;
                 }
+                if (g_.has_by_text[r.kid]) {
+                    const auto& table = g_.by_text.at(static_cast<uint32_t>(r.kid));
+                    auto it = table.find(std::string(body_ + r.s, static_cast<size_t>(e - r.s)));
+                    if (it != table.end()) kind = it->second;
+                }
                 if (g_.has_by_parent[r.kid]) {
                     auto it = g_.by_parent.find(static_cast<uint32_t>(r.kid) << 16 | r.par);
                     if (it != g_.by_parent.end()) kind = it->second;
@@ -98,11 +105,68 @@ class Builder {
             push(static_cast<uint8_t>(kind), walk_.type_index[r.kid], r.par, r.fl,
                  int64_t{r.s} + base(), e + base());
         }
+        if (!g_.doc_owner.empty()) doc_before();
         return true;
+    }
+
+    // Reference: ``mark_doc_before`` (doc_before.py): a comment that starts its line and
+    // lies right above (no blank line) a token of a documented node, or above the next
+    // comment of such a run, is documentation.
+    void doc_before() {
+        const size_t n = out_.kinds.size();
+        size_t next = n;  // the first lexeme after ``i`` that is no whitespace or newline
+        for (size_t i = n; i-- > 0;) {
+            const uint8_t k = out_.kinds[i];
+            if (k == kWhitespace || k == kNewline) continue;
+            const size_t j = next;
+            next = i;
+            if (k != kComment || j == n) continue;
+            const uint8_t kj = out_.kinds[j];
+            const bool follows_doc =
+                (kj == kComment || kj == kDocstring)
+                    ? kj == kDocstring
+                    : (out_.parents[j] < g_.doc_owner.size() && g_.doc_owner[out_.parents[j]]);
+            if (!follows_doc) continue;
+            const int64_t b = base();
+            int lines = 0;
+            for (int64_t p = out_.be[i] - b; p < out_.bs[j] - b; ++p) lines += body_[p] == '\n';
+            if (lines > 1) continue;
+            int64_t p = out_.bs[i] - b;
+            while (p > 0 && (body_[p - 1] == ' ' || body_[p - 1] == '\t')) --p;
+            if (p == 0 || body_[p - 1] == '\n' || body_[p - 1] == '\r') out_.kinds[i] = kDocstring;
+        }
     }
 
   private:
     int64_t base() const { return static_cast<int64_t>(base_); }
+
+    // Reference: ``_split_comment_line_breaks``: the line break that ends some grammars'
+    // line comments (Rust's ``///``) becomes a gap record of its own (so a NEWLINE lexeme).
+    void split_comment_line_breaks(WalkResult& w, int64_t end) {
+        auto& recs = w.records;
+        const size_t m = recs.size();
+        auto cut_of = [&](size_t i) -> int64_t {  // where the line break starts, or -1
+            const Rec& r = recs[i];
+            const uint8_t k = g_.leaf_kinds[r.kid];
+            if (r.ctx != 0 || (k != kComment && k != kDocstring)) return -1;
+            const int64_t e = i + 1 < m ? int64_t{recs[i + 1].s} : end;
+            if (e - 1 <= int64_t{r.s} || body_[e - 1] != '\n') return -1;
+            return e - 2 > int64_t{r.s} && body_[e - 2] == '\r' ? e - 2 : e - 1;
+        };
+        size_t hits = 0;
+        for (size_t i = 0; i < m; ++i) hits += cut_of(i) >= 0;
+        if (!hits) return;
+        std::remove_reference_t<decltype(recs)> out(recs.get_allocator());
+        out.reserve(m + hits);
+        for (size_t i = 0; i < m; ++i) {
+            const int64_t cut = cut_of(i);
+            out.push_back(recs[i]);
+            if (cut >= 0)
+                out.push_back(Rec{static_cast<uint32_t>(cut), static_cast<uint16_t>(gap_),
+                                  recs[i].par, recs[i].fl, 0});
+        }
+        recs.swap(out);
+    }
 
     void push(uint8_t kind, uint16_t type, uint16_t parent, uint8_t fl, int64_t s, int64_t e) {
         out_.push(kind, type, parent, fl, s, e);
@@ -168,7 +232,12 @@ class Builder {
             if (c == 3) {
                 const int blank = blank_run(p, q);
                 if (blank < 0) return false;
-                if (blank) kind = kWhitespace;
+                if (blank) {
+                    kind = kWhitespace;
+                } else if (!g_.gap_kinds.empty()) {
+                    auto it = g_.gap_kinds.find(std::string(body_ + p, static_cast<size_t>(q - p)));
+                    if (it != g_.gap_kinds.end()) kind = it->second;
+                }
             }
             push(static_cast<uint8_t>(kind), 0, static_cast<uint16_t>(r.par),
                  static_cast<uint8_t>(r.fl), p + base(), q + base());

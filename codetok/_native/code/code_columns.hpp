@@ -35,6 +35,14 @@ struct ColumnTables {
     bool comment_doc = false;       // the grammar has documentation comment patterns
     bool doc_patterns_native = false;  // ... and all are DocPattern ones
     std::vector<DocPattern> doc_patterns;
+    // Per type index: 1 when a comment right above a token with this parent type
+    // documents it (``[comments] doc_before``; empty: the grammar has no such rule).
+    std::vector<uint8_t> doc_owner;
+    // ``[kinds.by_text]``: per named kind id, its spellings that get another kind.
+    std::unordered_map<uint32_t, std::unordered_map<std::string, uint8_t>> by_text;
+    std::vector<uint8_t> has_by_text;  // per kind id
+    // ``[kinds.gaps]``: spellings of a run of uncovered bytes that are no ERROR.
+    std::unordered_map<std::string, uint8_t> gap_kinds;
 };
 
 constexpr uint8_t kTextDefined = 255;

@@ -116,10 +116,16 @@ class Grammar:
     roles: tuple[int, ...] = ()
     #: (anonymous kind id, parent type index) -> kind, from ``[kinds.by_parent]``
     by_parent: Mapping[tuple[int, int], int] = field(default_factory=dict)
+    #: named kind id -> {text: kind}, from ``[kinds.by_text]`` (leaves whose spelling decides)
+    by_text: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    #: text of a run of bytes no node covers -> kind, from ``[kinds.gaps]`` (else ERROR)
+    gap_kinds: Mapping[bytes, int] = field(default_factory=dict)
     comment_line: tuple[str, ...] = ()
     comment_block: tuple[tuple[str, str], ...] = ()
     comment_doc: tuple[re.Pattern[str], ...] = ()
     docstring: DocstringRule | None = None
+    #: type indices of the nodes a comment right above documents (``[comments] doc_before``)
+    doc_before: frozenset[int] = frozenset()
     detect_patterns: tuple[tuple[re.Pattern[str], int], ...] = ()
     #: the grammar package's ``tree_sitter.Language`` capsule (None: not from a package)
     capsule: Any = field(default=None, repr=False)
@@ -242,6 +248,7 @@ def build_grammar(
     reserved = frozenset(_as_str_tuple(kw.get("reserved"), "keywords.reserved", origin))
     contextual = frozenset(_as_str_tuple(kw.get("contextual"), "keywords.contextual", origin))
     rules, by_parent_spec, docstring = _node_rules(spec, origin, generic, reserved | contextual)
+    by_text_spec, gap_spec = _text_maps(spec.get("kinds", {}), origin)
     count = language.node_kind_count
     # kind ids 0..count-1, then two of codetok's own: GAP (bytes no leaf covers) and ERROR
     # (tree-sitter gives ERROR nodes the id 65535, which the lexer folds to count + 1)
@@ -252,6 +259,11 @@ def build_grammar(
     leaf_kinds = [rules.leaf_kind(t, named) for t, named in zip(names, named_flags, strict=True)]
     roles = [rules.roles(t, named) for t, named in zip(names, named_flags, strict=True)]
     by_parent = _by_parent(names, named_flags, by_parent_spec, name_to_index)
+    by_text = {
+        kid: by_text_spec[t]
+        for kid, (t, named) in enumerate(zip(names, named_flags, strict=True))
+        if named and t in by_text_spec
+    }
     comments = spec.get("comments", {})
     doc_res = _doc_comment_patterns(comments, origin)
     detect = _detect_patterns(spec, origin)
@@ -273,10 +285,17 @@ def build_grammar(
         leaf_kinds=tuple(leaf_kinds),
         roles=tuple(roles),
         by_parent=by_parent,
+        by_text=by_text,
+        gap_kinds=gap_spec,
         comment_line=_as_str_tuple(comments.get("line"), "comments.line", origin),
         comment_block=tuple((str(a), str(b)) for a, b in block),
         comment_doc=tuple(doc_res),
         docstring=docstring,
+        doc_before=frozenset(
+            name_to_index[t]
+            for t in _as_str_tuple(comments.get("doc_before"), "comments.doc_before", origin)
+            if t in name_to_index
+        ),
         detect_patterns=tuple(detect),
         capsule=capsule,
     )
@@ -393,6 +412,8 @@ def _kind_maps(
                         )
                     by_parent_spec.setdefault(tok, {})[parent] = _KIND_NAMES[kname.lower()]
             continue
+        if key in ("by_text", "gaps"):  # read by _text_maps
+            continue
         if key == "anonymous":
             for tok, kname in value.items():
                 if kname.lower() not in _KIND_NAMES:
@@ -408,6 +429,33 @@ def _kind_maps(
         for t in _as_str_tuple(value, f"kinds.{key}", origin):
             named_map[t] = _KIND_NAMES[key.lower()]
     return named_map, anon_map, by_parent_spec
+
+
+def _kind_name(kname: Any, origin: str, where: str) -> int:
+    if not isinstance(kname, str) or kname.lower() not in _KIND_NAMES:
+        raise FormatError(f"unknown kind {kname!r}", path=origin, where=where)
+    return int(_KIND_NAMES[kname.lower()])
+
+
+def _text_maps(
+    kinds_spec: Mapping[str, Any], origin: str
+) -> tuple[dict[str, dict[str, int]], dict[bytes, int]]:
+    """Read ``[kinds.by_text]`` (named type -> {spelling: kind}) and ``[kinds.gaps]``
+    (spelling of uncovered bytes -> kind)."""
+    by_text: dict[str, dict[str, int]] = {}
+    for node, table in kinds_spec.get("by_text", {}).items():
+        if not isinstance(table, Mapping):
+            raise FormatError(
+                "expected {text = kind, ...}", path=origin, where=f"kinds.by_text.{node}"
+            )
+        by_text[node] = {
+            str(t): _kind_name(k, origin, f"kinds.by_text.{node}") for t, k in table.items()
+        }
+    gaps = {
+        str(t).encode("utf-8"): _kind_name(k, origin, "kinds.gaps")
+        for t, k in kinds_spec.get("gaps", {}).items()
+    }
+    return by_text, gaps
 
 
 def _docstring_rule(
@@ -480,12 +528,14 @@ def _detect_patterns(spec: Mapping[str, Any], origin: str) -> list[tuple[re.Patt
     return detect
 
 
-def generic_grammar(name: str, language: tree_sitter.Language) -> Grammar:
+def generic_grammar(name: str, language: tree_sitter.Language, *, capsule: Any = None) -> Grammar:
     """Build a grammar whose kinds are guessed from node type names (no TOML file).
 
     Args:
         name: the language name.
         language: the tree-sitter language.
+        capsule: the language capsule it came from, for the native lexer (None: the
+            Python lexer reads this language).
 
     Returns:
         A grammar with ``generic=True``: no docstrings, no indentation blocks.
@@ -515,7 +565,7 @@ def generic_grammar(name: str, language: tree_sitter.Language) -> Grammar:
             ]
         },
     }
-    return build_grammar(name, language, spec, generic=True, origin="generic")
+    return build_grammar(name, language, spec, generic=True, origin="generic", capsule=capsule)
 
 
 def _named_types(language: tree_sitter.Language) -> list[str]:

@@ -1,22 +1,33 @@
 """Language detection from a file name, a shebang line, or the content itself.
 
-The order is: the file extension (when exactly one grammar file lists it), then a ``#!``
-line, then content. Content detection scores the ``[detect] patterns`` of every grammar file
-on the first 64 KiB and, when two languages score close, parses the text with both and keeps
-the one with clearly fewer syntax errors. Anything still ambiguous raises
-:class:`~codetok.errors.LanguageError`, which names the candidates and says to pass
-``language=``. Only languages with a grammar file take part.
+The order is: the file name (its extension, when one grammar file lists it, or a name the
+generic languages table knows), then a ``#!`` line, then content. A file name that names a
+language always wins: content only chooses between the languages that list the extension
+(a ``.h`` file is C unless its content reads as C++, which lists ``.h`` among its
+``shared_extensions``). Content detection scores the ``[detect] patterns`` of every grammar
+file whose grammar package is installed on the first 64 KiB and, when two languages score
+close, parses the text with both and keeps the one with clearly fewer syntax errors.
+Anything still ambiguous raises :class:`~codetok.errors.LanguageError`, which names the
+file, the candidates and the languages codetok knows, and says to pass ``language=``.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 
 from ...engine import native as _backend
 from ...errors import LanguageError, ParseLimitError
 from .budget import DEFAULT_BUDGET, ParseBudget, parse_tree
-from .languages import available_languages, get_grammar, grammar_specs
+from .generic_languages import GENERIC_EXTENSIONS, GENERIC_FILENAMES, GENERIC_SHEBANGS
+from .languages import (
+    available_languages,
+    get_grammar,
+    grammar_installed,
+    grammar_specs,
+    pack_installed,
+)
 from .native import native_lexer
 
 __all__ = ["detect_language", "language_from_path", "language_from_shebang"]
@@ -26,27 +37,53 @@ _MIN_SCORE = 3
 _VERSION_SUFFIX = re.compile(r"[-.\d]+$")
 
 
-def language_from_path(path: str | os.PathLike[str]) -> str | None:
-    """Return the language whose grammar lists the file's extension, or None.
+def _extension(path: str | os.PathLike[str]) -> str:
+    return os.path.splitext(os.fspath(path))[1].lower()
 
-    Args:
-        path: a file name or path; only its extension is used.
 
-    Returns:
-        A canonical language name, or None when no grammar (or several) list the extension.
-
-    >>> language_from_path("src/Main.java")
-    'java'
-    """
-    ext = os.path.splitext(os.fspath(path))[1].lower()
-    if not ext:
-        return None
-    hits = [
+def _listing(key: str, ext: str) -> list[str]:
+    """The grammar files whose ``key`` (``extensions`` or ``shared_extensions``) has ``ext``."""
+    return [
         name
         for name, spec in grammar_specs().items()
-        if ext in (e.lower() for e in spec.get("extensions", []))
+        if ext in (e.lower() for e in spec.get(key, []))
     ]
-    return hits[0] if len(hits) == 1 else None
+
+
+def language_from_path(path: str | os.PathLike[str]) -> str | None:
+    """Return the language a file name names, or None.
+
+    A grammar file's ``extensions`` come first, then the names and extensions of the
+    languages read with a generic grammar (``tree-sitter-language-pack``).
+
+    Args:
+        path: a file name or path; only its base name is used.
+
+    Returns:
+        A canonical language name, or None when nothing (or several grammar files) list it.
+
+    >>> language_from_path("src/Main.java"), language_from_path("cmd/main.go")
+    ('java', 'go')
+    """
+    ext = _extension(path)
+    if ext:
+        owners = _listing("extensions", ext)
+        if owners:
+            return owners[0] if len(owners) == 1 else None
+    base = os.path.basename(os.fspath(path))
+    return GENERIC_FILENAMES.get(base) or GENERIC_EXTENSIONS.get(ext)
+
+
+def _known() -> str:
+    """The languages codetok can read here, for error messages."""
+    names = [name for name in available_languages() if grammar_installed(name)]
+    text = ", ".join(names)
+    missing = [name for name in grammar_specs() if not grammar_installed(name)]
+    if missing:
+        text += f"; with pip install 'codetok[languages]' also {', '.join(missing)}"
+    if pack_installed():
+        text += "; and, with a generic grammar, every language of tree-sitter-language-pack"
+    return text
 
 
 def _shebang_program(first_line: str) -> str | None:
@@ -91,9 +128,12 @@ def language_from_shebang(source: str | bytes) -> str | None:
         names = spec.get("shebangs", [])
         if prog in names or base in names:
             return name
+    generic = GENERIC_SHEBANGS.get(prog) or GENERIC_SHEBANGS.get(base)
+    if generic is not None:
+        return generic
     raise LanguageError(
         f"the shebang names {prog!r}, an interpreter no grammar file lists "
-        f"(known: {', '.join(available_languages())}); pass language= explicitly"
+        f"(known: {_known()}); pass language= explicitly"
     )
 
 
@@ -128,11 +168,22 @@ def _error_bytes(language: str, data: bytes, budget: ParseBudget | None) -> int:
     return total
 
 
-def score_languages(text: str) -> dict[str, int]:
-    """Score every grammar's ``[detect] patterns`` on a text.
+@functools.cache
+def _patterns(name: str) -> tuple[tuple[re.Pattern[str], int], ...]:
+    """The compiled ``[detect] patterns`` of a grammar file (its grammar stays unloaded)."""
+    spec = grammar_specs()[name]
+    return tuple(
+        (re.compile(p, re.MULTILINE), int(w)) for p, w in spec.get("detect", {}).get("patterns", [])
+    )
+
+
+def score_languages(text: str, candidates: list[str] | None = None) -> dict[str, int]:
+    """Score the ``[detect] patterns`` of grammar files on a text.
 
     Args:
         text: the code (the caller truncates it).
+        candidates: the languages to score; by default every grammar file whose grammar
+            package is installed.
 
     Returns:
         Language name -> summed weight of the patterns that match.
@@ -140,11 +191,24 @@ def score_languages(text: str) -> dict[str, int]:
     >>> score_languages("import os\\ndef f(x):\\n    return x\\n")["python"] > 0
     True
     """
-    scores: dict[str, int] = {}
-    for name in grammar_specs():
-        grammar = get_grammar(name)
-        scores[name] = sum(w for p, w in grammar.detect_patterns if p.search(text))
-    return scores
+    if candidates is None:
+        candidates = [name for name in grammar_specs() if grammar_installed(name)]
+    return {name: sum(w for p, w in _patterns(name) if p.search(text)) for name in candidates}
+
+
+def _sample_text(source: str | bytes) -> str:
+    sample = source[:_SAMPLE]
+    return sample.decode("utf-8", "replace") if isinstance(sample, bytes) else sample
+
+
+def _by_shared_extension(owner: str, path: str | os.PathLike[str], source: str | bytes) -> str:
+    """The owner of an extension, or a language that shares it when the content says so."""
+    sharers = _listing("shared_extensions", _extension(path))
+    if not sharers:
+        return owner
+    scores = score_languages(_sample_text(source), [owner, *sharers])
+    best = max(sharers, key=lambda name: scores[name])
+    return best if scores[best] >= _MIN_SCORE and scores[best] > scores[owner] else owner
 
 
 def detect_language(
@@ -173,33 +237,37 @@ def detect_language(
     >>> detect_language("package a.b;\\nimport java.util.List;\\nclass A {}\\n")
     'java'
     """
+    where = f"{os.fspath(path)!r}" if path is not None else "the source"
     if path is not None:
         by_path = language_from_path(path)
         if by_path is not None:
-            return by_path
+            return by_path if source is None else _by_shared_extension(by_path, path, source)
     if source is None:
         raise LanguageError(
-            f"cannot tell the language of {os.fspath(path)!r} from its name "
-            f"(known: {', '.join(available_languages())}); pass language= explicitly"
+            f"cannot tell the language of {where} from its name "
+            f"(known: {_known()}); pass language= explicitly"
         )
     by_shebang = language_from_shebang(source)
     if by_shebang is not None:
         return by_shebang
-    sample = source[:_SAMPLE]
-    text = sample.decode("utf-8", "replace") if isinstance(sample, bytes) else sample
-    where = f"{os.fspath(path)!r}" if path is not None else "the source"
+    text = _sample_text(source)
     if not text.strip():
         raise LanguageError(
             f"cannot detect the language of {where}: it is empty or blank; "
             "pass language= explicitly"
         )
+    return _by_content(text, where, budget)
+
+
+def _by_content(text: str, where: str, budget: ParseBudget | None) -> str:
+    """The language whose patterns clearly score highest (parse errors break near ties)."""
     scores = score_languages(text)
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     (top, top_score), (second, second_score) = ranked[0], ranked[1]
     if top_score < _MIN_SCORE:
         raise LanguageError(
             f"cannot detect the language of {where}: no language looks likely "
-            f"(scores {dict(ranked)}); pass language= explicitly"
+            f"(known: {_known()}); pass language= explicitly"
         )
     if second_score * 3 >= top_score * 2:
         data = text.encode("utf-8", "surrogatepass")
@@ -211,6 +279,6 @@ def detect_language(
             return best[0][0]
         raise LanguageError(
             f"cannot detect the language of {where}: it could be {top} or {second} "
-            f"(scores {dict(ranked)}, syntax-error bytes {errors}); pass language= explicitly"
+            f"(scores {dict(ranked[:4])}, syntax-error bytes {errors}); pass language= explicitly"
         )
     return top

@@ -7,18 +7,18 @@ the tree-sitter grammar each names, and caches one :class:`~codetok.code.front.g
 per language (the tables themselves are built in :mod:`codetok.code.front.grammar`).
 
 Languages described by a TOML file in the ``codetok.grammars`` package are known by name.
-A language that only ``tree_sitter_language_pack`` provides (an optional install, imported
-lazily) gets a generic mapping guessed from its node type names, with a warning. This module
+A language that only ``tree_sitter_language_pack`` provides (the ``languages`` extra,
+imported lazily) gets a generic mapping guessed from its node type names. This module
 does not parse or lex anything; see :mod:`codetok.code.front.lexer`.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 import threading
-import warnings
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -43,6 +43,8 @@ __all__ = [
     "register_grammar",
     "resolve_language_name",
     "generic_grammar",
+    "grammar_installed",
+    "pack_installed",
 ]
 
 #: The languages a code tokenizer reserves keywords for and trains on by default (the
@@ -64,7 +66,8 @@ def _load_provider(
         pip_name = module_name.replace("_", "-")
         raise LanguageError(
             f"the {name} grammar needs the Python package {pip_name!r} "
-            f"(module {module_name!r}), which is not installed; pip install {pip_name}"
+            f"(module {module_name!r}), which is not installed; pip install {pip_name} "
+            "(or pip install 'codetok[languages]' for every language)"
         ) from e
     try:
         capsule = getattr(module, func_name)()
@@ -210,7 +213,7 @@ def get_grammar(name: str) -> Grammar:
 
     Languages with a file in ``grammars/`` come first. Otherwise, when the optional
     ``tree_sitter_language_pack`` provides the language, a generic mapping derived from its
-    node types is used and a ``UserWarning`` says so.
+    node types is used (``Grammar.generic`` is True).
 
     Args:
         name: ``"python"``, ``"java"``, ``"csharp"``, ``"javascript"``, an alias, or a
@@ -249,8 +252,21 @@ def get_grammar(name: str) -> Grammar:
         return grammar
 
 
+#: Grammars of tree-sitter-language-pack 0.13.0 codetok refuses, and why: a parse that
+#: never returns cannot be stopped by a budget (found by lexing small probes with every
+#: language of the pack in a child process with a timeout).
+REFUSED_PACK_LANGUAGES = {
+    "cobol": "its external scanner loops forever on some inputs (a one-line 'x\\n')",
+}
+
+
 def _from_language_pack(name: str) -> Grammar:
     known = ", ".join(sorted(_packaged_specs()))
+    if name in REFUSED_PACK_LANGUAGES:
+        raise LanguageError(
+            f"codetok does not read {name}: the tree-sitter-language-pack grammar "
+            f"{REFUSED_PACK_LANGUAGES[name]}"
+        )
     try:
         pack = importlib.import_module("tree_sitter_language_pack")
     except ImportError as e:
@@ -265,15 +281,40 @@ def _from_language_pack(name: str) -> Grammar:
             f"unknown language {name!r}: neither a codetok grammar file ({known}) "
             f"nor tree_sitter_language_pack knows it ({e})"
         ) from e
+    capsule = None
+    binding = getattr(pack, "get_binding", None)
+    if binding is not None:  # the capsule lets the native lexer parse it too
+        try:
+            capsule = binding(name)
+        except Exception:  # a pack without it: the Python lexer reads the language
+            capsule = None
     if not isinstance(language, tree_sitter.Language):
         language = tree_sitter.Language(language)
-    warnings.warn(
-        f"no grammars/{name}.toml: lexing {name} with a generic mapping guessed from the "
-        "grammar's node types (no docstrings or indentation markers, approximate kinds)",
-        UserWarning,
-        stacklevel=3,
-    )
-    return generic_grammar(name, language)
+    return generic_grammar(name, language, capsule=capsule)
+
+
+def _module_installed(module: str) -> bool:
+    try:
+        return bool(module) and importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def grammar_installed(name: str) -> bool:
+    """Whether the grammar package a grammar file names is installed (nothing is imported).
+
+    >>> grammar_installed("python")
+    True
+    """
+    spec = _packaged_specs().get(name)
+    if spec is None:
+        return name in _grammars
+    return _module_installed(spec[1].get("provider", {}).get("module", ""))
+
+
+def pack_installed() -> bool:
+    """Whether ``tree-sitter-language-pack`` (the generic grammars) is installed."""
+    return _module_installed("tree_sitter_language_pack")
 
 
 def grammar_specs() -> Mapping[str, Mapping[str, Any]]:

@@ -11,6 +11,8 @@ always balanced. Neither looks at the parse tree.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from .kinds import LexemeKind
@@ -29,12 +31,19 @@ _CLASS[92] = 4
 
 
 def split_gaps(
-    body: bytes, gs: np.ndarray, ge: np.ndarray, gpar: np.ndarray, gfl: np.ndarray
+    body: bytes,
+    gs: np.ndarray,
+    ge: np.ndarray,
+    gpar: np.ndarray,
+    gfl: np.ndarray,
+    gap_kinds: Mapping[bytes, int] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Split code gaps into NEWLINE (one per line break), WHITESPACE and ERROR lexemes.
 
     A backslash right before a line break is a line continuation: one WHITESPACE lexeme
-    covering both (as tree-sitter-python's ``line_continuation`` does).
+    covering both (as tree-sitter-python's ``line_continuation`` does). A run of other
+    bytes spelled as a key of ``gap_kinds`` (``[kinds.gaps]``: a ``;`` some grammars'
+    scanners consume without a node) gets that kind instead of ERROR.
     """
     lengths = ge - gs
     total = int(lengths.sum())
@@ -65,6 +74,8 @@ def split_gaps(
         t = body[s[i] : e[i]].decode("utf-8", "surrogateescape")
         if all(ch.isspace() or ch in _EXTRA_BLANKS for ch in t):
             kinds[i] = _K.WHITESPACE
+        elif gap_kinds:
+            kinds[i] = gap_kinds.get(body[s[i] : e[i]], kinds[i])
     o = owner[seg]
     return s, e, kinds, gpar[o], gfl[o]
 

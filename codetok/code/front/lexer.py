@@ -33,8 +33,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...engine import native as _backend
-from ...errors import InputError
+from ...errors import InputError, LanguageError
 from .budget import DEFAULT_BUDGET, ParseBudget, limit_error, parse_tree
+from .doc_before import mark_doc_before
 from .grammar import (
     ROLE_ATOMIC,
     ROLE_CODE,
@@ -202,7 +203,12 @@ def prepare(
         raise InputError(f"source code must be str or bytes, not {type(source).__name__}")
     if language is None:
         language = detect_language(source, path=path, budget=budget)
-    grammar = get_grammar(language)
+    try:
+        grammar = get_grammar(language)
+    except LanguageError as e:
+        if path is None:
+            raise
+        raise LanguageError(f"{os.fspath(path)}: {e}") from e
     base = 3 if data.startswith(_BOM) else 0
     parsed = data if from_bytes else parseable(data)
     budget = DEFAULT_BUDGET if budget is None else budget
@@ -390,12 +396,38 @@ def _merge_runs(rec: np.ndarray) -> np.ndarray:
     return rec
 
 
+def _split_comment_line_breaks(rec: np.ndarray, body: bytes, g: Grammar) -> np.ndarray:
+    """Give the line break that ends some grammars' line comments (Rust's ``///``) to a
+    gap record of its own, so it becomes the NEWLINE lexeme it is in every other grammar."""
+    if not rec.shape[0]:
+        return rec
+    leaf = np.array(g.leaf_kinds, np.uint8)[rec[:, 2]]
+    ends = rec[:, 1]
+    last = np.frombuffer(body, np.uint8)[np.maximum(ends - 1, 0)] if body else ends * 0
+    hit = np.flatnonzero(
+        (rec[:, 5] == 0)
+        & ((leaf == _K.COMMENT) | (leaf == _K.DOCSTRING))
+        & (last == 10)
+        & (ends - 1 > rec[:, 0])
+    )
+    if not hit.size:
+        return rec
+    rows = []
+    for i in hit.tolist():
+        s, e = int(rec[i, 0]), int(rec[i, 1])
+        cut = e - 2 if e - 2 > s and body[e - 2 : e - 1] == b"\r" else e - 1
+        rec[i, 1] = cut
+        rows.append([cut, e, len(g.leaf_kinds) - 2, rec[i, 3], rec[i, 4], 0])
+    out = np.concatenate([rec, np.array(rows, np.int64)])
+    return out[np.argsort(out[:, 0], kind="stable")]
+
+
 def _records_to_columns(
     rec: np.ndarray, body: bytes, g: Grammar
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Turn walk records (an ``(n, 6)`` array) into lexeme columns: merge string runs,
     classify, split gaps."""
-    rec = _merge_runs(rec)
+    rec = _split_comment_line_breaks(_merge_runs(rec), body, g)
     ctx = rec[:, 5]
     bs = rec[:, 0]
     be = rec[:, 1]
@@ -418,6 +450,11 @@ def _records_to_columns(
         special = np.array(sorted({k for k, _ in g.by_parent}), np.int64)
         for i in np.flatnonzero(code & np.isin(kid, special)).tolist():
             kinds[i] = g.by_parent.get((int(kid[i]), int(par[i])), kinds[i])
+    if g.by_text:
+        spelled = np.array(sorted(g.by_text), np.int64)
+        for i in np.flatnonzero(code & np.isin(kid, spelled)).tolist():
+            t = body[bs[i] : be[i]].decode("utf-8", "surrogateescape")
+            kinds[i] = g.by_text[int(kid[i])].get(t, kinds[i])
     if g.comment_doc:
         for i in np.flatnonzero(code & (kinds == _K.COMMENT) & (kid != gap_kid)).tolist():
             head = body[bs[i] : bs[i] + 8].decode("utf-8", "replace")
@@ -439,7 +476,9 @@ def _records_to_columns(
             bs[i + 1] = e - 1
     gaps = np.flatnonzero(code & (kid == gap_kid))
     if gaps.size:
-        gs, ge, gk, gpar, gfl = split_gaps(body, bs[gaps], be[gaps], par[gaps], fl[gaps])
+        gs, ge, gk, gpar, gfl = split_gaps(
+            body, bs[gaps], be[gaps], par[gaps], fl[gaps], g.gap_kinds
+        )
         keep = np.ones(bs.size, bool)
         keep[gaps] = False
         bs = np.concatenate([bs[keep], gs])
@@ -457,6 +496,8 @@ def _records_to_columns(
             par[order],
             fl[order],
         )
+    if g.doc_before:
+        mark_doc_before(kinds, par, bs, be, body, g.doc_before)
     return kinds, types, par, fl, np.ascontiguousarray(bs), np.ascontiguousarray(be)
 
 

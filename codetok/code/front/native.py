@@ -95,7 +95,18 @@ def column_tables(g: Grammar) -> tuple[Any, ...]:
             p.flags & re.I for p in g.comment_doc
         )
         doc = parsed if simple else True
-    return (list(g.leaf_kinds), dict(g.by_parent), doc)
+    by_text = {
+        kid: {t.encode("utf-8", "surrogateescape"): k for t, k in table.items()}
+        for kid, table in g.by_text.items()
+    }
+    return (
+        list(g.leaf_kinds),
+        dict(g.by_parent),
+        doc,
+        sorted(g.doc_before),
+        by_text,
+        dict(g.gap_kinds),
+    )
 
 
 def native_lexer(g: Grammar) -> Any | None:

@@ -57,7 +57,10 @@ SECTION_NAMES = (
     "deprecated",
 )
 #: short tags used in keyword token names
-LANGUAGE_TAGS = {"python": "py", "java": "java", "csharp": "cs", "javascript": "js"}
+LANGUAGE_TAGS = {
+    "python": "py", "java": "java", "csharp": "cs", "javascript": "js", "typescript": "ts",
+    "rust": "rs", "ruby": "rb", "kotlin": "kt", "bash": "sh", "haskell": "hs",
+}  # fmt: skip
 
 
 def keyword_token(language: str, keyword: str) -> str:
