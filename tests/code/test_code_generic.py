@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 from _language_helpers import check_language, kinds
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from codetok.code import detect_language, get_grammar
 
@@ -79,3 +81,19 @@ def test_a_pack_grammar_that_can_hang_is_refused() -> None:
         get_grammar("cobol")
     with pytest.raises(LanguageError, match="prog.cob.*cobol"):
         lex("x\n", path="prog.cob")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    language=st.sampled_from(["html", "perl", "css", "elixir", "tcl"]),
+    bits=st.lists(
+        st.sampled_from(["<a>", "</a>", "x", " ", "\n", "$v", "@w", "1.5", ".5", "::", ";", "{",
+                         "}", "é", "\t", "\x1c", "'s'", "#c\n", "a_b9", "+=", "\r\n"])
+        | st.characters(codec="utf-8"),
+        max_size=30,
+    ),
+)  # fmt: skip
+def test_native_text_kinds_equal_pythons(language: str, bits: list[str]) -> None:
+    """Leaves a generic grammar leaves to their text get the same kind natively (ASCII is
+    decided in C++) as from ``text_kind`` in Python."""
+    check_language("".join(bits), language)

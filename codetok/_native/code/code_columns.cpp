@@ -6,6 +6,7 @@
 #ifdef CODETOK_TREE_SITTER
 
 #include <algorithm>
+#include <string>
 #include <type_traits>
 
 namespace codetok {
@@ -27,6 +28,37 @@ struct ByteClasses {
 };
 constexpr ByteClasses kByteClasses;
 inline int byte_class(unsigned char b) { return kByteClasses.of[b]; }
+
+constexpr int kAskPython = -2;
+
+// Reference: ``text_kind`` (grammar.py), the kind of a named leaf the grammar file does not
+// map, for ASCII text (anything else is asked of Python): a word (``@``/``$`` first
+// allowed) is an identifier, a digit (or "." and a digit) starts a number, blank text is
+// whitespace, brackets and separators are punctuation, the rest an operator.
+int ascii_text_kind(const char* s, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (static_cast<unsigned char>(s[i]) >= 0x80) return kAskPython;
+    auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); };
+    size_t i = n && (s[0] == '@' || s[0] == '$') ? 1 : 0;
+    if (i < n && alpha(s[i])) {
+        size_t k = i + 1;
+        while (k < n && (alpha(s[k]) || digit(s[k]))) ++k;
+        if (k == n || (k + 1 == n && s[k] == '\n')) return kIdentifier;  // "$" of the regex
+    }
+    if (n && (digit(s[0]) || (n > 1 && s[0] == '.' && digit(s[1])))) return kNumber;
+    if (n) {
+        size_t k = 0;
+        while (k < n && space(s[k])) ++k;
+        if (k == n) return kWhitespace;
+    }
+    static const char* const kPunct[] = {"(", ")", "[", "]", "{", "}", ",", ";", ".", ":", "::"};
+    for (const char* p : kPunct)
+        if (std::char_traits<char>::length(p) == n && std::char_traits<char>::compare(p, s, n) == 0)
+            return kPunctuation;
+    return kOperator;
+}
 
 class Builder {
   public:
@@ -79,7 +111,9 @@ class Builder {
             if (r.ctx < 0) kind = kDocstring;
             if (r.ctx == 0) {
                 if (kind == kTextDefined) {
-                    kind = cb_.text_kind(cb_.ctx, body_ + r.s, static_cast<size_t>(e - r.s));
+                    const size_t len = static_cast<size_t>(e - r.s);
+                    kind = ascii_text_kind(body_ + r.s, len);
+                    if (kind == kAskPython) kind = cb_.text_kind(cb_.ctx, body_ + r.s, len);
                     if (kind < 0) return false;
                 }
                 if (g_.has_by_text[r.kid]) {
