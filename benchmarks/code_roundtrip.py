@@ -16,7 +16,7 @@ extension the generic languages table names, up to ``--generic-files`` per langu
 
 Usage::
 
-    python benchmarks/code_roundtrip.py CORPUS [--languages go rust ...]
+    python benchmarks/code_roundtrip.py CORPUS [--languages go rust ...] [--every-file]
         [--tokenizer code_tokenizer.json] [--max-mb 5] [--max-files 500]
         [--generic /usr/share /usr/lib/python3 ...] [--generic-files 40]
 """
@@ -101,6 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tokenizer", type=Path, help="a code tokenizer file (default: built-in)")
     parser.add_argument("--max-mb", type=float, default=None, help="stop a language after this")
     parser.add_argument("--max-files", type=int, default=None, help="stop a language after this")
+    parser.add_argument(
+        "--every-file",
+        action="store_true",
+        help="every file of CORPUS/<language>/, not only its extensions and #! scripts "
+        "(bash-completion's completion files have neither)",
+    )
     parser.add_argument("--generic", nargs="*", type=Path, default=[])
     parser.add_argument("--generic-files", type=int, default=40)
     args = parser.parse_args(argv)
@@ -109,7 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     tok = CodeTokenizer.load(args.tokenizer) if args.tokenizer else CodeTokenizer.default()
     print(f"tokenizer: {tok!r}")
     languages = args.languages or [lang for lang in EXTENSIONS if (args.corpus / lang).is_dir()]
-    work = {lang: corpus_files(args.corpus, lang) for lang in languages}
+    if args.every_file:
+        work = {
+            lang: sorted(p for p in (args.corpus / lang).rglob("*") if p.is_file())
+            for lang in languages
+        }
+    else:
+        work = {lang: corpus_files(args.corpus, lang) for lang in languages}
     if args.generic:
         work.update(generic_files(args.generic, args.generic_files))
     print("| language | files | MB | round-trip failures | exceptions | with syntax errors "

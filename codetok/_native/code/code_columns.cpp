@@ -130,10 +130,12 @@ class Builder {
                     if (doc < 0) return false;
                     if (doc) kind = kDocstring;
                 }
-                if ((kind == kComment || kind == kDocstring) && e > r.s + 1 &&
-                    body_[e - 1] == '\r' && i + 1 < m && recs[i + 1].kid == gap_) {
-                    --e;  // some grammars end a line comment after the "\r" of "\r\n"
-                    recs[i + 1].s = static_cast<uint32_t>(e);
+                if ((kind == kComment || kind == kDocstring || kind == kString) && e > r.s + 1 &&
+                    body_[e - 1] == '\r' && i + 1 < m &&
+                    (recs[i + 1].kid == gap_ ||
+                     (recs[i + 1].ctx == 0 && g_.leaf_kinds[recs[i + 1].kid] == kNewline))) {
+                    --e;  // some grammars end a line comment (or a raw leaf such as C's
+                    recs[i + 1].s = static_cast<uint32_t>(e);  // "#define" body) after "\r"
                 }
             }
             push(static_cast<uint8_t>(kind), walk_.type_index[r.kid], r.par, r.fl,

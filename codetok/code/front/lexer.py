@@ -460,18 +460,19 @@ def _records_to_columns(
             head = body[bs[i] : bs[i] + 8].decode("utf-8", "replace")
             if any(p.match(head) for p in g.comment_doc):
                 kinds[i] = _K.DOCSTRING
-    # some grammars end a line comment after the "\r" of "\r\n": give it back to the newline
+    # some grammars end a line comment (or a raw leaf such as C's "#define" body) after the
+    # "\r" of "\r\n": give it back to the newline, a gap or a line-break token
+    line_ends = np.zeros(kid.size, bool)
+    line_ends[:-1] = (kid[1:] == gap_kid) | ((ctx[1:] == 0) & (leaf_kinds[kid[1:]] == _K.NEWLINE))
     comments = np.flatnonzero(
-        code & (kid != gap_kid) & ((kinds == _K.COMMENT) | (kinds == _K.DOCSTRING))
+        code
+        & (kid != gap_kid)
+        & ((kinds == _K.COMMENT) | (kinds == _K.DOCSTRING) | (kinds == _K.STRING))
+        & line_ends
     )
     for i in comments.tolist():
         e = int(be[i])
-        if (
-            body[e - 1 : e] == b"\r"
-            and i + 1 < kid.size
-            and kid[i + 1] == gap_kid
-            and e - 1 > bs[i]
-        ):
+        if body[e - 1 : e] == b"\r" and e - 1 > bs[i]:
             be[i] = e - 1
             bs[i + 1] = e - 1
     gaps = np.flatnonzero(code & (kid == gap_kid))
