@@ -11,7 +11,7 @@ FILES = {
     "main.go": ("package main\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n", "go"),
     "App.kt": ("fun main() {\n    val x = 1\n    println(x)\n}\n", "kotlin"),
     "lib.rs": ("/// Doubles.\npub fn double(x: i32) -> i32 { x * 2 }\n", "rust"),
-    "deploy": ("#!/bin/sh\nset -e\nif [ -n \"$1\" ]; then echo \"$1\"; fi\n", "bash"),
+    "deploy": ('#!/bin/sh\nset -e\nif [ -n "$1" ]; then echo "$1"; fi\n', "bash"),
     "view.tsx": ("export const A = (p: { n: number }) => <b>{p.n}</b>;\n", "tsx"),
 }
 

@@ -88,3 +88,8 @@ def test_what_cannot_be_read_names_the_file_and_the_known_languages() -> None:
     assert "notes.xyz" in message and "kotlin" in message and "python" in message
     with pytest.raises(LanguageError, match="mystery.dat"):
         detect_language("hello there, general remarks\n", path="mystery.dat")
+
+
+def test_a_rust_inner_attribute_is_no_shebang() -> None:
+    src = "#![cfg_attr(docsrs, feature(doc_cfg))]\n//! A crate.\npub fn run() -> Result<(), String> {\n    Ok(())\n}\n"
+    assert detect_language(src) == "rust"

@@ -87,8 +87,8 @@ def _known() -> str:
 
 
 def _shebang_program(first_line: str) -> str | None:
-    if not first_line.startswith("#!"):
-        return None
+    if not first_line.startswith("#!") or first_line[2:].lstrip().startswith("["):
+        return None  # "#![...]" is a Rust inner attribute, not a shebang
     words = first_line[2:].strip().split()
     if not words:
         return None
