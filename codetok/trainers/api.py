@@ -226,7 +226,6 @@ def _run(
 
 def train_bpe(
     files: PathArg | Iterable[PathArg] | None = None,
-    /,
     *,
     texts: Iterable[str] | None = None,
     vocab_size: int = 30000,
@@ -239,7 +238,7 @@ def train_bpe(
     """Train a ready-to-use BPE tokenizer (byte-level unless ``byte_level=False``).
 
     Args:
-        files: training files or directories (or use ``texts``).
+        files: training files or directories, positional or ``files=`` (or use ``texts``).
         texts: training strings instead of files.
         vocab_size: target vocabulary size.
         byte_level: GPT-2 style byte-level BPE (no unknown tokens); otherwise BERT
@@ -291,7 +290,6 @@ def train_bpe(
 
 def train_wordpiece(
     files: PathArg | Iterable[PathArg] | None = None,
-    /,
     *,
     texts: Iterable[str] | None = None,
     vocab_size: int = 30000,
@@ -304,7 +302,7 @@ def train_wordpiece(
     """Train a ready-to-use BERT-style WordPiece tokenizer.
 
     Args:
-        files: training files or directories (or use ``texts``).
+        files: training files or directories, positional or ``files=`` (or use ``texts``).
         texts: training strings instead of files.
         vocab_size: target vocabulary size.
         special_tokens: default ``["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]``; the
@@ -355,7 +353,6 @@ def train_wordpiece(
 
 def train_unigram(
     files: PathArg | Iterable[PathArg] | None = None,
-    /,
     *,
     texts: Iterable[str] | None = None,
     vocab_size: int = 8000,
@@ -367,7 +364,7 @@ def train_unigram(
     """Train a ready-to-use SentencePiece-style Unigram tokenizer (NFKC + Metaspace).
 
     Args:
-        files: training files or directories (or use ``texts``).
+        files: training files or directories, positional or ``files=`` (or use ``texts``).
         texts: training strings instead of files.
         vocab_size: target vocabulary size, special tokens included.
         special_tokens: default ``["<unk>", "<s>", "</s>"]`` (SentencePiece's).

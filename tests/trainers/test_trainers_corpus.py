@@ -85,3 +85,19 @@ def test_build_alphabet_limit_and_initial():
     assert build_alphabet(counts) == ["a", "b", "c", "d"]
     assert build_alphabet(counts, limit_alphabet=2) == ["a", "b"]
     assert build_alphabet(counts, limit_alphabet=2, initial_alphabet=["zeta"]) == ["a", "z"]
+
+
+@pytest.mark.parametrize("name", ["train_bpe", "train_wordpiece", "train_unigram"])
+def test_files_by_keyword_train_as_by_position(name, tmp_path):
+    """``train_bpe(files=...)`` used to reach the trainer as an unknown option "files"
+    (issue 33): the corpus is the first argument, by position or by name."""
+    import codetok.trainers.api as api
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("the quick brown fox jumps over the lazy dog\n" * 50, encoding="utf-8")
+    fn = getattr(api, name)
+    by_name = fn(files=[corpus], vocab_size=300)
+    by_position = fn([corpus], vocab_size=300)
+    assert by_name.get_vocab() == by_position.get_vocab()
+    with pytest.raises(ConfigurationError, match="exactly one corpus"):
+        fn(files=[corpus], texts=["x"], vocab_size=300)
