@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _language_helpers import FIELDS
 from conftest import python_pipeline
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,8 +28,6 @@ core = pytest.importorskip("codetok._core")
 DATA = Path(__file__).parents[1] / "data" / "code"
 FIXTURES = sorted(p for p in DATA.iterdir() if p.suffix in (".py", ".java", ".cs", ".jsx"))
 LANGS = ("python", "java", "csharp", "javascript")
-FIELDS = ("kinds", "node_types", "parent_types", "byte_starts", "byte_ends", "char_starts",
-          "char_ends", "lines", "cols", "flags")  # fmt: skip
 
 
 def test_runtime_is_built_in() -> None:
