@@ -9,6 +9,7 @@ Models know nothing of special tokens, padding or offsets bookkeeping: the
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
@@ -101,6 +102,35 @@ class Model:
     def from_dict(cls, data: dict[str, Any], *, path: str | None = None) -> Model:
         """Build from the HF ``model`` object; ``path`` only feeds error messages."""
         raise NotImplementedError
+
+    def save(self, folder: str | os.PathLike[str], prefix: str | None = None) -> list[str]:
+        """Write the vocabulary files HF's ``Model.save`` writes, under HF's names:
+        ``vocab.json`` + ``merges.txt`` (BPE), ``vocab.txt`` (WordPiece), ``vocab.json``
+        (WordLevel), ``unigram.json`` (Unigram); ``{prefix}-vocab.json`` ... with a prefix.
+
+        HF ``tokenizers`` reads them back (``BPE.from_file``, ``WordPiece.from_file``,
+        ``WordLevel.from_file``) as the same vocabulary and merges; the whole pipeline is
+        :meth:`Tokenizer.save <codetok.tokenizer.tokenizer.Tokenizer.save>`'s.
+
+        Args:
+            folder: the folder (created if missing).
+            prefix: the file name prefix, or ``None``.
+
+        Returns:
+            The paths written.
+
+        Raises:
+            FormatError: the vocabulary holds what the files cannot carry (a merge of tokens
+                with a space, a ``vocab.txt`` with a gap in its ids, ...).
+
+        >>> import tempfile
+        >>> from codetok.models import WordLevel
+        >>> [os.path.basename(p) for p in WordLevel({"a": 0}, None).save(tempfile.mkdtemp())]
+        ['vocab.json']
+        """
+        from .export import save_model
+
+        return save_model(self, folder, prefix)
 
     def clear_cache(self) -> None:
         """Drop any per-piece cache (after the vocabulary changes)."""
