@@ -21,6 +21,7 @@ __all__ = [
     "InputError",
     "WorkerError",
     "ParseLimitError",
+    "TrainingWarning",
 ]
 
 
@@ -99,3 +100,8 @@ class ParseLimitError(CodetokError, RuntimeError):
         self.path = None if path is None else str(path)
         self.reason = reason
         super().__init__(message)
+
+
+class TrainingWarning(UserWarning):
+    """Training finished but fell short of what was asked (a vocabulary smaller than
+    ``vocab_size``); the message says what it reached and why."""

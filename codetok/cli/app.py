@@ -50,12 +50,6 @@ EPILOG_ENCODE = """examples:
   codetok encode notes.txt --tokenizer phonemes --format tokens   # text -> ARPAbet phonemes
 """
 
-EPILOG_TRAIN = """examples:
-  codetok train src/ lib/ --vocab-size 16000 --model bpe -o code_tokenizer.json
-  codetok train repo/ --languages python java --model unigram -o uni.json
-  codetok train repo/ --comment-vocab separate --vocab-size 24000 -o code.json
-"""
-
 EPILOG_ANALYZE = """examples:
   codetok analyze corpus.txt --tokenizer a/tokenizer.json --tokenizer b/tokenizer.json
 """
@@ -161,24 +155,6 @@ def _encode_music(tok, args: argparse.Namespace, data: bytes) -> int:
     return 0
 
 
-def cmd_train(args: argparse.Namespace) -> int:
-    from ..code import CodeTokenizer
-
-    check_output_path(args.output)
-    tok = CodeTokenizer.train(
-        [Path(d) for d in args.dirs],
-        languages=args.languages,
-        vocab_size=args.vocab_size,
-        model=args.model,
-        comment_vocab=args.comment_vocab,
-        min_frequency=args.min_frequency,
-        show_progress=not args.quiet,
-    )
-    write_output(args.output, tok.to_str(), json=True)
-    sys.stderr.write(f"wrote {args.output}: {tok!r}\n")
-    return 0
-
-
 def cmd_analyze(args: argparse.Namespace) -> int:
     from ..analysis import compare
 
@@ -276,30 +252,6 @@ def _add_encode_parser(sub: Any) -> None:
     p.set_defaults(func=cmd_encode)
 
 
-def _add_train_parser(sub: Any) -> None:
-    """Register ``codetok train``: trains a code tokenizer on folders of source code."""
-    p = sub.add_parser(
-        "train",
-        help="train a code tokenizer on source folders",
-        epilog=EPILOG_TRAIN,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("dirs", nargs="+", metavar="DIR", help="folders or files of source code")
-    p.add_argument("--vocab-size", type=int, default=16000)
-    p.add_argument("--model", choices=("bpe", "wordpiece", "unigram"), default="bpe")
-    p.add_argument(
-        "--languages",
-        nargs="+",
-        default=None,
-        help="languages to read (default: python java csharp javascript)",
-    )
-    p.add_argument("--comment-vocab", choices=("shared", "separate"), default="shared")
-    p.add_argument("--min-frequency", type=int, default=2)
-    p.add_argument("--output", "-o", required=True, help="the tokenizer file to write")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
-    p.set_defaults(func=cmd_train)
-
-
 def _add_analyze_parser(sub: Any) -> None:
     """Register ``codetok analyze``: compares text tokenizers on the same corpus."""
     p = sub.add_parser(
@@ -324,7 +276,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lex_parser(sub)
     _add_split_parser(sub)
     _add_encode_parser(sub)
-    _add_train_parser(sub)
+    from .train import register as register_train
+
+    register_train(sub)
     _add_analyze_parser(sub)
     from .pairs import register as register_pairs
 

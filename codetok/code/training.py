@@ -257,6 +257,7 @@ def _build(model: str, trainer: Any, counts: Counter[str]) -> Tokenizer:
         decoder=decoders.ByteLevel() if model != "wordpiece" else None,
     )
     tok.add_special_tokens(trainer.special_tokens)
+    tok.training_report = trainer.report
     return tok
 
 

@@ -81,6 +81,10 @@ class Tokenizer:
     ['hi', 'there', '!']
     """
 
+    #: What the last training of this tokenizer did (a
+    #: :class:`~codetok.trainers.report.TrainingReport`), or ``None``.
+    training_report: Any = None
+
     def __init__(
         self,
         model: Model,

@@ -20,6 +20,7 @@ Not handled here: the learning itself (``bpe.py``, ``wordpiece.py``, ``unigram.p
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -29,6 +30,7 @@ from codetok.models.base import Model
 from codetok.tokenizer.added_tokens import AddedToken
 from codetok.tokenizer.tokenizer import Tokenizer
 from codetok.trainers.base import Trainer
+from codetok.trainers.report import CorpusTally
 from codetok.trainers.word_counts import count_words, iter_file_lines, resolve_files
 
 __all__ = [
@@ -98,15 +100,32 @@ def count_pieces(
     )
 
 
-def _install(tokenizer: Tokenizer, trainer: Trainer, counts: dict[str, int]) -> Tokenizer:
+def _check_trainer(trainer: Any) -> None:
     if not isinstance(trainer, Trainer):
         raise ConfigurationError(
             f"trainer must be a codetok trainer (BpeTrainer, WordPieceTrainer, UnigramTrainer), "
             f"got {type(trainer).__name__}"
         )
+
+
+def _count_and_install(
+    tokenizer: Tokenizer, trainer: Trainer, texts: Iterable[str], **counting: Any
+) -> Tokenizer:
+    """Count the pieces of ``texts``, train, install the model; the trainer's report,
+    with the reading added, goes to ``tokenizer.training_report``."""
+    _check_trainer(trainer)
+    tally = CorpusTally(texts)
+    start = time.perf_counter()
+    counts = count_words(tally, _Pieces(tokenizer), **counting)
+    seconds = time.perf_counter() - start
     model: Model = trainer.train(counts, tokenizer.model)
     tokenizer.model = model
     tokenizer.add_special_tokens(trainer.special_tokens)
+    report = trainer.report
+    if report is not None:
+        report.texts, report.bytes = tally.texts, tally.bytes
+        report.seconds = {"count": seconds, **report.seconds}
+    tokenizer.training_report = report
     return tokenizer
 
 
@@ -144,14 +163,14 @@ def train_from_iterator(
     >>> tok.encode("lowest").tokens
     ['lowe', 's', 't']
     """
-    counts = count_pieces(
+    return _count_and_install(
         tokenizer,
+        trainer,
         iterator,
         num_workers=num_workers,
         show_progress=getattr(trainer, "show_progress", False),
-        length=length,
+        progress_total=length,
     )
-    return _install(tokenizer, trainer, counts)
 
 
 def train(
@@ -194,15 +213,15 @@ def train(
                 total += os.path.getsize(p)
             except OSError:
                 pass
-    counts = count_words(
+    return _count_and_install(
+        tokenizer,
+        trainer,
         iter_file_lines(paths),
-        _Pieces(tokenizer),
         num_workers=num_workers,
         show_progress=show,
         progress_total=total or None,
         progress_chars=True,
     )
-    return _install(tokenizer, trainer, counts)
 
 
 def _run(

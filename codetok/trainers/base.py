@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from codetok.errors import ConfigurationError, TrainingError
 from codetok.models.base import Model
 from codetok.tokenizer.added_tokens import AddedToken
+from codetok.trainers.report import TrainingReport
 
 __all__ = ["Trainer", "char_counts", "build_alphabet", "progress"]
 
@@ -43,6 +44,8 @@ class Trainer:
     vocab_size: int
     special_tokens: list[AddedToken]
     show_progress: bool
+    #: What the last :meth:`train` did (``None`` before the first).
+    report: TrainingReport | None = None
 
     def _common(
         self,
@@ -119,6 +122,17 @@ class Trainer:
     def train(self, word_counts: Mapping[str, int], model: Model | None = None) -> Model:
         """Learn a model from word counts (subclasses implement this)."""
         raise NotImplementedError
+
+    def _begin_report(self, word_counts: Mapping[str, int]) -> TrainingReport:
+        """A fresh :attr:`report` holding what the counts say."""
+        self.report = TrainingReport(
+            self.model_type,
+            self.vocab_size,
+            special_tokens=len(self.special_contents()),
+            distinct_words=len(word_counts),
+            words=sum(word_counts.values()),
+        )
+        return self.report
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.options() if hasattr(self, k))

@@ -191,6 +191,8 @@ class BpeTrainer(Trainer):
             initial_alphabet=self.initial_alphabet,
         )
         n_new = sum(1 for c in alphabet if c not in word_to_id)
+        if self.report is not None:
+            self.report.alphabet = len(alphabet)
         check_alphabet_fits(len(word_to_id), n_new, self.vocab_size)
         for c in alphabet:
             if c not in word_to_id:
@@ -234,9 +236,15 @@ class BpeTrainer(Trainer):
         self, word_counts: Mapping[str, int]
     ) -> tuple[list[str], dict[str, int], list[_kernel.MergeRecord]]:
         check_not_empty(word_counts)
-        id_to_word, word_to_id, symbols, offsets, counts = self._initial_flat(word_counts)
+        report = self.report
+        assert report is not None  # begun by train
+        with report.phase("words"):
+            id_to_word, word_to_id, symbols, offsets, counts = self._initial_flat(word_counts)
         total = max(0, self.vocab_size - len(word_to_id))
-        with progress(self.show_progress, "Compute merges", total, "merge") as bar:
+        with (
+            report.phase("merges"),
+            progress(self.show_progress, "Compute merges", total, "merge") as bar,
+        ):
             merges = train_merges(
                 (symbols, offsets),
                 counts,
@@ -249,7 +257,45 @@ class BpeTrainer(Trainer):
                 on_merge=(lambda n: bar.update(n - bar.n)) if self.show_progress else None,
             )
         self.merge_counts = [(id_to_word[a], id_to_word[b], c) for a, b, _, c in merges]
+        report.merges = len(merges)
         return id_to_word, word_to_id, merges
+
+    def _shortfall(
+        self, word_to_id: dict[str, int], pairs: list[tuple[str, str]], counts: Mapping[str, int]
+    ) -> str:
+        """Why merging stopped before ``vocab_size``: the pairs left in the corpus's words,
+        each word encoded with the merges learned."""
+        words = list(counts)
+        model = BPE(
+            word_to_id,
+            pairs,
+            continuing_subword_prefix=self.continuing_subword_prefix,
+            end_of_word_suffix=self.end_of_word_suffix,
+        )
+        left: dict[tuple[int, int], int] = {}
+        get = left.get
+        for word, ids in zip(words, map(model.tokenize_ids, words)):
+            c = counts[word]
+            for p in zip(ids, ids[1:]):
+                left[p] = get(p, 0) + c
+        n = f"{len(words):,} distinct words"
+        if not left:
+            return (
+                f"after {len(pairs):,} merges each of the {n} is one token, so no pair is "
+                "left to merge; train on more text or ask for a smaller vocab_size"
+            )
+        best = max(left.values())
+        if best < self.min_frequency:
+            return (
+                f"the most frequent pair left occurs {best:,} times, below min_frequency="
+                f"{self.min_frequency}; lower min_frequency or train on more text"
+            )
+        if self.max_token_length is not None:
+            return (
+                f"the {len(left):,} pairs left would make tokens longer than max_token_length="
+                f"{self.max_token_length}; raise it or train on more text"
+            )
+        return f"no pair of the {n} qualifies for a merge"
 
     def train(self, word_counts: Mapping[str, int], model: Model | None = None) -> BPE:
         """Learn a BPE model from ``{word: count}``.
@@ -268,6 +314,7 @@ class BpeTrainer(Trainer):
         >>> BpeTrainer(vocab_size=4).train({"ab": 3}).get_vocab()
         {'a': 0, 'b': 1, 'ab': 2}
         """
+        self._begin_report(word_counts)
         id_to_word, word_to_id, merges = self._learn(word_counts)
         # HF keeps a pair's last rank when it was merged twice (see the kernel).
         last: dict[tuple[int, int], int] = {}
@@ -290,4 +337,20 @@ class BpeTrainer(Trainer):
             opts["continuing_subword_prefix"] = self.continuing_subword_prefix
         if self.end_of_word_suffix is not None:
             opts["end_of_word_suffix"] = self.end_of_word_suffix
-        return BPE(word_to_id, pairs, **opts)
+        assert self.report is not None  # begun above
+        with self.report.phase("model"):
+            trained = BPE(word_to_id, pairs, **opts)
+        self._finish_report(word_to_id, pairs, word_counts)
+        return trained
+
+    def _finish_report(
+        self, word_to_id: dict[str, int], pairs: list[tuple[str, str]], counts: Mapping[str, int]
+    ) -> None:
+        """Close :attr:`report`; on a shortfall, find out why (and warn)."""
+        assert self.report is not None  # begun by train
+        size = len(word_to_id)
+        why = None
+        if size < self.vocab_size:
+            with self.report.phase("shortfall"):
+                why = self._shortfall(word_to_id, pairs, counts)
+        self.report.finish(size, why)

@@ -281,6 +281,7 @@ class UnigramTrainer(Trainer):
         ['▁ab']
         """
         check_not_empty(word_counts)
+        report = self._begin_report(word_counts)
         words = sorted(w for w in word_counts if w)
         counts = [word_counts[w] for w in words]
         specials = self.special_contents()
@@ -292,6 +293,7 @@ class UnigramTrainer(Trainer):
             limit_alphabet=self.limit_alphabet,
         )
         required = [(c, f) for c, f in required if c not in specials]
+        report.alphabet = len(required)
         room = self.vocab_size - n_fixed
         if room < len(required):
             raise TrainingError(
@@ -299,7 +301,7 @@ class UnigramTrainer(Trainer):
                 f"plus the {len(required)} required chars; raise vocab_size, or lower "
                 f"character_coverage / pass limit_alphabet"
             )
-        with progress(self.show_progress, "Unigram EM", None, "step") as bar:
+        with report.phase("EM"), progress(self.show_progress, "Unigram EM", None, "step") as bar:
 
             def step(n_pieces: int) -> None:
                 bar.update()
@@ -320,11 +322,21 @@ class UnigramTrainer(Trainer):
                 num_threads=self.num_threads or os.cpu_count() or 1,
                 on_step=step if self.show_progress else None,
             )
-        final = self._finalize(pieces, scores, required, room)
-        special_set = set(specials)
-        vocab: list[tuple[str, float]] = [(s, 0.0) for s in specials]
-        if self.byte_fallback:
-            vocab += [(b, 0.0) for b in _BYTE_PIECES if b not in special_set]
-        vocab += [(p, s) for p, s in final if p not in special_set]
-        unk_id = specials.index(self.unk_token) if self.unk_token is not None else None
-        return Unigram(vocab, unk_id, byte_fallback=self.byte_fallback)
+        with report.phase("model"):
+            final = self._finalize(pieces, scores, required, room)
+            special_set = set(specials)
+            vocab: list[tuple[str, float]] = [(s, 0.0) for s in specials]
+            if self.byte_fallback:
+                vocab += [(b, 0.0) for b in _BYTE_PIECES if b not in special_set]
+            vocab += [(p, s) for p, s in final if p not in special_set]
+            unk_id = specials.index(self.unk_token) if self.unk_token is not None else None
+            trained = Unigram(vocab, unk_id, byte_fallback=self.byte_fallback)
+        report.pieces = len(final)
+        report.finish(
+            len(vocab),
+            f"the corpus offers only {len(final):,} pieces (its {len(required):,} required chars "
+            f"and the substrings of at most {self.max_piece_length} chars seen at least "
+            f"{max(2, self.min_frequency)} times); train on more text or ask for a smaller "
+            "vocab_size",
+        )
+        return trained

@@ -106,13 +106,19 @@ class WordPieceTrainer(BpeTrainer):
         >>> WordPieceTrainer(vocab_size=5).train({"ab": 3}).get_vocab()
         {'a': 0, 'b': 1, '##b': 2, 'ab': 3}
         """
+        report = self._begin_report(word_counts)
         if self.scoring == "frequency":
-            _, word_to_id, merges = self._learn(word_counts)
+            id_to_word, word_to_id, merges = self._learn(word_counts)
+            pairs = [(id_to_word[a], id_to_word[b]) for a, b, _, _ in merges]
         else:
             check_not_empty(word_counts)
-            id_to_word, word_to_id, words, counts = self._initial_tables(word_counts)
+            with report.phase("words"):
+                id_to_word, word_to_id, words, counts = self._initial_tables(word_counts)
             total = max(0, self.vocab_size - len(word_to_id))
-            with progress(self.show_progress, "Compute merges", total, "merge") as bar:
+            with (
+                report.phase("merges"),
+                progress(self.show_progress, "Compute merges", total, "merge") as bar,
+            ):
                 records = _kernel.train_likelihood(
                     words,
                     counts,
@@ -125,14 +131,19 @@ class WordPieceTrainer(BpeTrainer):
                 )
             self.merge_scores = [(id_to_word[a], id_to_word[b], s) for a, b, _, s, _ in records]
             self.merge_counts = [(id_to_word[a], id_to_word[b], c) for a, b, _, _, c in records]
+            pairs = [(a, b) for a, b, _ in self.merge_counts]
+            report.merges = len(pairs)
         unk = "[UNK]"
         max_chars = 100
         if isinstance(model, WordPiece):
             unk = model.unk_token
             max_chars = model.max_input_chars_per_word
-        return WordPiece(
-            word_to_id,
-            unk_token=unk,
-            continuing_subword_prefix=self.continuing_subword_prefix or "",
-            max_input_chars_per_word=max_chars,
-        )
+        with report.phase("model"):
+            trained = WordPiece(
+                word_to_id,
+                unk_token=unk,
+                continuing_subword_prefix=self.continuing_subword_prefix or "",
+                max_input_chars_per_word=max_chars,
+            )
+        self._finish_report(word_to_id, pairs, word_counts)
+        return trained
