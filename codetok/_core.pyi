@@ -8,6 +8,17 @@ lists of ints, lists of tuples. Loops run with the GIL released; tokens are buil
 from collections.abc import Sequence
 from typing import Any, overload
 
+class SharedRandom:
+    """Python's ``random.Random`` generator (MT19937) behind a lock: a sampling model's,
+    drawn from by its kernel, its plans and ``codetok.engine.shared_random``."""
+
+    def __init__(self) -> None: ...
+    def set_state(self, words: list[int]) -> None:
+        """Load CPython's state: 624 words and the position."""
+    def state(self) -> list[int]: ...
+    def random(self) -> float: ...
+    def next_u32(self) -> int: ...
+
 class BpeCore:
     """BPE of one model: symbol table, merge ranks and options fixed at construction.
 
@@ -57,6 +68,10 @@ class BpeCore:
     def symbol_ids(self, chars: str) -> list[int]:
         """Ids of single characters as whole tokens (-1 where none)."""
     def encode(self, piece: str) -> tuple[list[int], list[tuple[int, int]]]: ...
+    def sample(
+        self, piece: str, dropout: float, rng: SharedRandom
+    ) -> tuple[list[int], list[tuple[int, int]]]:
+        """``encode`` with BPE-dropout, drawing from ``rng`` (reference: ``BPE._sample``)."""
     def encode_batch(self, pieces: Sequence[str]) -> list[list[int]]: ...
     def tokenize_batch(self, pieces: Sequence[str]) -> list[list[Any] | None]: ...
     def encode_offsets(
@@ -93,6 +108,12 @@ class UnigramCore:
     ) -> None: ...
     def viterbi(self, piece: str) -> tuple[list[int], list[int]] | None: ...
     def viterbi_batch(self, pieces: Sequence[str]) -> list[tuple[list[int], list[int]] | None]: ...
+    def sample(
+        self, piece: str, alpha: float, nbest: int, rng: SharedRandom
+    ) -> tuple[list[int], list[int]] | None:
+        """A drawn path: the whole lattice (``nbest < 0``) or the ``nbest`` best paths."""
+    def nbest(self, piece: str, n: int) -> list[tuple[tuple[list[int], list[int]], float]] | None:
+        """The ``n`` best paths with their scores, best first."""
 
 class Pipeline:
     """The native plan of a BPE tokenizer (built by ``codetok._plan``).
@@ -135,6 +156,9 @@ class Pipeline:
     ) -> Any:
         """``encode`` as the ``codetok.encoding.Encoding`` over it (built in C)."""
     def encode_ids(self, text: str, skip: Sequence[int]) -> list[int] | None: ...
+    def set_sampling(self, p: float, nbest: int, rng: SharedRandom) -> None:
+        """Subword regularization from ``rng``: BPE dropout ``p``, or Unigram alpha ``p``
+        over ``nbest`` paths; a batch then runs in order on one thread."""
     def set_surrogates_to_python(self, on: bool) -> None:
         """Give None for every text holding a surrogate code point (U+D800..U+DFFF), so the
         Python path rewrites it first (``Tokenizer.surrogates == "replace"``)."""

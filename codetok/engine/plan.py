@@ -16,7 +16,8 @@ Byte-level: no normalizer, or one made of the Unigram plan's steps (``NFC`` as i
 GPT-NeoX, ...); ``ByteLevel`` with its GPT-2 regex, or
 ``Sequence([Split(<known pattern>, "isolated"), ByteLevel(use_regex=False)])`` with the
 cl100k / o200k / Llama-3 patterns (codetok/engine/scanners.py lists them); a ``BPE`` model over
-the byte-level alphabet without dropout or affixes; added tokens (every option; with a
+the byte-level alphabet without affixes (dropout samples natively, from the model's
+:class:`~codetok.engine.shared_random.SharedRandom`); added tokens (every option; with a
 normalizer, those matched on the original text); any post-processor: ``ByteLevel`` offset trimming and the special tokens of
 ``TemplateProcessing``, ``BertProcessing`` and ``RobertaProcessing`` around one sequence
 stay on the arrays; pairs and truncation run the Python post-processor on the lists.
@@ -69,6 +70,7 @@ from ..tokenizer.encoding import Encoding, truncation_windows
 from ..unicode.byte_alphabet import BYTE_TO_CHAR
 from . import native as _backend
 from .scanners import scanner_for
+from .shared_random import SharedRandom
 
 if TYPE_CHECKING:
     from ..tokenizer.tokenizer import Tokenizer
@@ -584,8 +586,9 @@ def _norm_steps(normalizer: Any) -> list[tuple[Any, ...]] | str:
 
 def _compile_unigram(tok: Tokenizer, model: Unigram, added: Any) -> Plan | str:
     """The plan of a SentencePiece-style Unigram tokenizer (see unigram_pipeline.hpp)."""
-    if model.alpha is not None:
-        return "Unigram sampling (alpha) runs in Python"
+    sampling = model.alpha is not None and model.nbest_size not in (0, 1)
+    if sampling and not isinstance(model._rng, SharedRandom):
+        return "Unigram sampling from a random.Random given as seed= runs in Python"
     steps = _norm_steps(tok.normalizer)
     if isinstance(steps, str):
         return steps
@@ -619,6 +622,8 @@ def _compile_unigram(tok: Tokenizer, model: Unigram, added: Any) -> Plan | str:
         "".join(sorted(RUST_WHITESPACE)),
         entries[1],
     )
+    if sampling:
+        native.set_sampling(model.alpha, model.nbest_size, model._rng.core)
     tokens = _VocabTokens({i: p for i, (p, _) in enumerate(model._pieces)})
     return Plan(native, tokens, single_layouts(tok.post_processor), added)
 
@@ -654,8 +659,8 @@ def _compile(tok: Tokenizer, added: Any) -> Plan | str:
         return _compile_unigram(tok, model, added)
     if not isinstance(model, BPE) or type(model).encode_pieces is not BPE.encode_pieces:
         return f"the model {type(model).__name__} has no native pipeline yet"
-    if model.dropout:
-        return "BPE dropout samples per call; it runs in Python"
+    if model.dropout and not isinstance(model._rng, SharedRandom):
+        return "BPE dropout from a random.Random given as seed= runs in Python"
     # Char-level BPE behind HF's character-class pre-tokenizers (the HF quicktour's BPE).
     passes = None if tok.pre_tokenizer is None else _word_passes(tok.pre_tokenizer)
     if (model.continuing_subword_prefix or model.end_of_word_suffix) and passes is None:
@@ -690,6 +695,8 @@ def _compile(tok: Tokenizer, added: Any) -> Plan | str:
         steps,
         passes or [],
     )
+    if model.dropout:
+        native.set_sampling(model.dropout, -1, model._rng.core)
     return Plan(native, core, post, added)
 
 

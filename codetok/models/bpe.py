@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from codetok.engine import native as _backend
+from codetok.engine.shared_random import SharedRandom, model_random
 from codetok.errors import ConfigurationError, FormatError, VocabularyError
 from codetok.formats.ids import check_vocab_ids
 from codetok.models.base import Model, Token
@@ -138,7 +139,7 @@ class BPE(Model):
         self._ignore_merges = bool(ignore_merges)
         self._cache_capacity = max(0, int(cache_capacity))
         self._cache: dict[str, tuple[list[int], list[tuple[int, int]]]] = {}
-        self._rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self._rng = model_random(seed)
         self._dropout: float | None = None
         self.dropout = dropout
         self._table: Any = None  # merge rows (left, right, rank, new) when built natively
@@ -391,8 +392,16 @@ class BPE(Model):
         )
 
     def _sample(self, piece: str, dropout: float) -> tuple[list[int], list[tuple[int, int]]]:
-        """BPE-dropout: the reference loop with random skips, never cached."""
+        """BPE-dropout: the merge loop with random skips, never cached (natively when the
+        kernel is native and the generator is shared with it, the same draws)."""
         unk_id = self._unk_id()
+        if isinstance(self._rng, SharedRandom):
+            core = self._kernel()
+            if self._built_kernel_native:
+                ids, spans = core.sample(piece, dropout, self._rng.core)
+                if unk_id == -2 and -2 in ids:
+                    raise self._missing_unk(piece)
+                return ids, spans
         ids, lens = _kernel.word_symbols(
             piece,
             self._vocab,

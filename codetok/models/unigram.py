@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from codetok.engine import native as _backend
+from codetok.engine.shared_random import SharedRandom, model_random
 from codetok.errors import ConfigurationError, FormatError, VocabularyError
 from codetok.models.base import Model, Token
 from codetok.reference import unigram as _kernel
@@ -107,7 +108,7 @@ class Unigram(Model):
         self._byte_fallback = bool(byte_fallback)
         self._min_score = min(self._scores, default=math.inf)
         self._unk_score = self._min_score - UNK_PENALTY
-        self._rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self._rng = model_random(seed)
         self._cache_capacity = max(0, int(cache_capacity))
         self._cache: dict[str, tuple[list[Token], list[int]]] = {}
         self._built_kernel: Any = None
@@ -301,6 +302,11 @@ class Unigram(Model):
             return []
         if nbest_size in (0, 1):
             return list(self._viterbi(piece)[0])
+        if isinstance(self._rng, SharedRandom) and _backend.native():
+            path = self._kernel().sample(piece, alpha, nbest_size, self._rng.core)
+            if path is None:
+                raise self._missing_unk(piece)
+            return self._tokens(piece, path[0], path[1])
         try:
             if nbest_size > 1:
                 cands = _kernel.nbest(
@@ -346,6 +352,11 @@ class Unigram(Model):
         """
         if not piece:
             return [([], 0.0)] if n > 0 else []
+        if _backend.native():
+            paths = self._kernel().nbest(piece, n)
+            if paths is None:
+                raise self._missing_unk(piece)
+            return [(self._tokens(piece, st, ids), score) for (st, ids), score in paths]
         try:
             cands = _kernel.nbest(
                 piece, self._lattice_trie(), self._scores, self._unk(), self._unk_score, n

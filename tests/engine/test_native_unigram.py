@@ -325,8 +325,10 @@ def test_unsupported_parts_run_python(spm_models):
     tok.normalizer.normalizers.append(normalizers.Replace({"Regex": "\\s+"}, " "))
     assert tok.engine == "python"
     tok = tokenizer_from_sentencepiece(spm_models["unigram"])
-    tok.model.alpha = 0.1
-    assert tok.engine == "python"
+    tok.model.alpha = 0.1  # sampling runs natively (tests/engine/test_native_sampling.py)
+    assert tok.engine == "native", tok.engine_reason
+    tok.model._rng = __import__("random").Random(0)  # a caller's generator: drawn in Python
+    assert tok.engine == "python" and "random.Random" in tok.engine_reason
 
 
 @pytest.fixture(scope="module")

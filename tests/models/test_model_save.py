@@ -59,7 +59,7 @@ def test_trained_models_read_back_by_hf(tmp_path):
     (path,) = wp.save(tmp_path)
     assert hf_models.WordPiece.read_file(path) == wp.get_vocab()
 
-    uni = codetok.train_unigram(texts=TEXT * 20, vocab_size=60).model
+    uni = codetok.train_unigram(texts=TEXT * 20, vocab_size=40).model
     (path,) = uni.save(tmp_path)
     assert os.path.basename(path) == "unigram.json"
     text = open(path, encoding="utf-8").read()

@@ -235,6 +235,31 @@ void BpeCore::add_merges(const py::handle& merges) {
     }
 }
 
+namespace {
+
+py::tuple ids_and_spans(const codetok::BpeOutput& out) {
+    py::list spans(out.ids.size());
+    for (size_t i = 0; i < out.ids.size(); ++i)
+        PyList_SET_ITEM(spans.ptr(), i,
+                        py::make_tuple(out.spans[2 * i], out.spans[2 * i + 1]).release().ptr());
+    return py::make_tuple(int_list(out.ids.data(), out.ids.size()), spans);
+}
+
+}  // namespace
+
+py::tuple BpeCore::sample(const py::str& piece, double dropout,
+                          const std::shared_ptr<codetok::SharedRandom>& rng) const {
+    if (!rng) throw py::value_error("sample needs a SharedRandom");
+    std::vector<Cp> cps = cps_of(piece);
+    codetok::BpeOutput out;
+    {
+        py::gil_scoped_release nogil;
+        std::lock_guard<std::mutex> lock(rng->mutex);
+        kernel_->encode(cps.data(), cps.size(), dropout, rng->random, out);
+    }
+    return ids_and_spans(out);
+}
+
 py::tuple BpeCore::encode(const py::str& piece) const {
     std::vector<Cp> cps = cps_of(piece);
     codetok::BpeOutput out;
@@ -452,6 +477,7 @@ void bind_bpe(py::module_& m) {
         .def("strings", &BpeCore::strings)
         .def("symbol_ids", &BpeCore::symbol_ids, py::arg("chars"))
         .def("encode", &BpeCore::encode, py::arg("piece"))
+        .def("sample", &BpeCore::sample, py::arg("piece"), py::arg("dropout"), py::arg("rng"))
         .def("encode_batch", &BpeCore::encode_batch, py::arg("pieces"))
         .def("tokenize_batch", &BpeCore::tokenize_batch, py::arg("pieces"))
         .def("encode_offsets", &BpeCore::encode_offsets, py::arg("pieces"), py::arg("anchors"),

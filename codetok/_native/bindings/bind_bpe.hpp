@@ -51,6 +51,9 @@ class BpeCore {
     py::list symbol_ids(const py::str& chars) const;
 
     py::tuple encode(const py::str& piece) const;
+    // ``encode`` with BPE-dropout, drawing from ``rng`` (reference: ``BPE._sample``).
+    py::tuple sample(const py::str& piece, double dropout,
+                     const std::shared_ptr<codetok::SharedRandom>& rng) const;
     py::list encode_batch(const py::handle& pieces) const;
     py::list tokenize_batch(const py::handle& pieces) const;
 

@@ -152,6 +152,13 @@ class PipelineCore {
         return result;
     }
 
+    // Subword regularization: ``rng`` (a model's SharedRandom) drawn from with dropout or
+    // alpha ``p`` over ``nbest`` paths (see TextPipeline::set_sampling).
+    void set_sampling(double p, long long nbest, std::shared_ptr<codetok::SharedRandom> rng) {
+        if (!kernel_->set_sampling(p, nbest, std::move(rng)))
+            throw py::value_error("this plan does not sample");
+    }
+
     // ``encode`` (``encodings``: ``encode_encoding``) of every text on native threads;
     // entries are None where it would give None. The workers copy each result out of
     // their reused buffers into one allocation (``pack``), and this thread wraps each in
@@ -160,6 +167,7 @@ class PipelineCore {
                           long long threads, const py::handle& model_core,
                           const py::handle& layout, bool encodings) const {
         const Layout lay = parse_layout(layout);
+        threads = lanes(threads);
         const Batch b = batch(texts, skip, threads);
         std::vector<DataRef> packed(b.views.size());
         return batch_list(
@@ -176,6 +184,7 @@ class PipelineCore {
     // are ready (see ``encode_batch``).
     py::list encode_ids_batch(const py::handle& texts, const py::handle& skip,
                               long long threads) const {
+        threads = lanes(threads);
         const Batch b = batch(texts, skip, threads);
         std::vector<Ids> all(b.views.size());
         return batch_list(
@@ -215,6 +224,7 @@ class PipelineCore {
     // ids[bounds[k]:bounds[k + 1]]); None when any text needs the Python path.
     py::object encode_flat(const py::handle& texts, const py::handle& skip,
                            long long threads) const {
+        threads = lanes(threads);
         const Batch b = batch(texts, skip, threads);
         const size_t n = b.views.size();
         std::vector<Ids> all(n);
@@ -260,6 +270,10 @@ class PipelineCore {
         std::vector<size_t> order;
         std::vector<int32_t> skip;  // sorted
     };
+
+    // A sampling plan runs a batch in order on one thread: a seed then gives the draws the
+    // Python engine gives.
+    long long lanes(long long threads) const { return kernel_->samples() ? 1 : threads; }
 
     static Batch batch(const py::handle& texts, const py::handle& skip, long long threads) {
         Batch b;
@@ -753,6 +767,8 @@ void bind_pipeline(py::module_& m) {
         .def("encode_encoding", &PipelineCore::encode_encoding, py::arg("text"),
              py::arg("skip"), py::arg("trim"), py::arg("model_core"), py::arg("layout"))
         .def("encode_ids", &PipelineCore::encode_ids, py::arg("text"), py::arg("skip"))
+        .def("set_sampling", &PipelineCore::set_sampling, py::arg("p"), py::arg("nbest"),
+             py::arg("rng"))
         .def("set_surrogates_to_python", &PipelineCore::set_surrogates_to_python,
              py::arg("on"),
              "Leave every text holding a surrogate code point to the Python path (None in "

@@ -52,6 +52,49 @@ py::list UnigramCore::viterbi_batch(const py::handle& pieces) const {
         });
 }
 
+py::object UnigramCore::sample(const py::str& piece, double alpha, long long nbest,
+                               const std::shared_ptr<codetok::SharedRandom>& rng) const {
+    if (!rng) throw py::value_error("sample needs a SharedRandom");
+    std::vector<Cp> cps = cps_of(piece);
+    std::vector<int64_t> starts;
+    std::vector<int32_t> ids;
+    bool ok;
+    {
+        py::gil_scoped_release nogil;
+        codetok::UnigramSampleScratch w;
+        std::lock_guard<std::mutex> lock(rng->mutex);
+        ok = codetok::unigram_sample(*kernel_, cps.data(), cps.size(), alpha, nbest,
+                                     rng->random, starts, ids, w);
+    }
+    if (!ok) return py::none();
+    py::list st(starts.size());
+    for (size_t j = 0; j < starts.size(); ++j)
+        PyList_SET_ITEM(st.ptr(), j, PyLong_FromLongLong(starts[j]));
+    return py::make_tuple(st, int_list(ids.data(), ids.size()));
+}
+
+py::object UnigramCore::nbest(const py::str& piece, long long n) const {
+    std::vector<Cp> cps = cps_of(piece);
+    codetok::UnigramSampleScratch w;
+    bool ok;
+    {
+        py::gil_scoped_release nogil;
+        ok = codetok::unigram_nbest(*kernel_, cps.data(), cps.size(),
+                                    n < 0 ? 0 : static_cast<size_t>(n), w);
+    }
+    if (!ok) return py::none();
+    py::list out;
+    for (size_t k = 0; k + 1 < w.path_first.size(); ++k) {
+        const size_t a = w.path_first[k], b = w.path_first[k + 1];
+        py::list st(b - a);
+        for (size_t j = a; j < b; ++j)
+            PyList_SET_ITEM(st.ptr(), j - a, PyLong_FromLongLong(w.path_starts[j]));
+        out.append(py::make_tuple(py::make_tuple(st, int_list(w.path_ids.data() + a, b - a)),
+                                  w.path_scores[k]));
+    }
+    return out;
+}
+
 }  // namespace bind
 }  // namespace codetok
 
@@ -61,5 +104,8 @@ void bind_unigram(py::module_& m) {
         .def(py::init<const py::list&, const py::list&, long long, double>(), py::arg("pieces"),
              py::arg("scores"), py::kw_only(), py::arg("unk_id"), py::arg("unk_score"))
         .def("viterbi", &UnigramCore::viterbi, py::arg("piece"))
-        .def("viterbi_batch", &UnigramCore::viterbi_batch, py::arg("pieces"));
+        .def("viterbi_batch", &UnigramCore::viterbi_batch, py::arg("pieces"))
+        .def("sample", &UnigramCore::sample, py::arg("piece"), py::arg("alpha"),
+             py::arg("nbest"), py::arg("rng"))
+        .def("nbest", &UnigramCore::nbest, py::arg("piece"), py::arg("n"));
 }

@@ -9,6 +9,7 @@
 
 #include "bindings/bind_common.hpp"
 #include "kernels/unigram.hpp"
+#include "kernels/unigram_sample.hpp"
 
 namespace codetok {
 namespace bind {
@@ -19,6 +20,12 @@ class UnigramCore {
                 double unk_score);
     py::object viterbi(const py::str& piece) const;
     py::list viterbi_batch(const py::handle& pieces) const;
+    // One drawn path ``(starts, ids)`` (reference: ``sample`` when ``nbest < 0``, else
+    // ``sample_nbest`` over ``nbest``), or None when no path exists.
+    py::object sample(const py::str& piece, double alpha, long long nbest,
+                      const std::shared_ptr<codetok::SharedRandom>& rng) const;
+    // The ``n`` best paths with scores (reference: ``nbest``), or None when none exists.
+    py::object nbest(const py::str& piece, long long n) const;
     std::shared_ptr<const codetok::UnigramKernel> kernel() const { return kernel_; }
 
   private:

@@ -13,7 +13,8 @@
 // (the trainers' loops: train_bpe_merges, train_unigram_pieces, PieceCounter) and bind_arrays.cpp
 // (Arrays: one native result, and the Encoding over it); bind_method.cpp (FastMethod: the
 // C entry of ``Tokenizer.encode``'s common call, made in bind_pipeline.cpp); bind_code.cpp
-// (CodeRouter: the code tokenizer's router and channels).
+// (CodeRouter: the code tokenizer's router and channels); bind_random.cpp (SharedRandom:
+// the generator of sampling models).
 #include <pybind11/pybind11.h>
 
 #include <vector>
@@ -32,6 +33,7 @@ void bind_normalize(py::module_& m);    // bind_normalize.cpp
 void bind_wordpiece(py::module_& m);    // bind_wordpiece.cpp
 void bind_unigram(py::module_& m);      // bind_unigram.cpp
 void bind_train(py::module_& m);        // bind_train.cpp
+void bind_random(py::module_& m);       // bind_random.cpp
 namespace codetok::bind {
 void bind_arrays(py::module_& m);  // bind_arrays.cpp
 void bind_code(py::module_& m);    // bind_code.cpp
@@ -44,6 +46,7 @@ PYBIND11_MODULE(_core, m) {
     codetok::bind::bind_arrays(m);
     codetok::bind::init_fast_method(m.ptr());
     if (PyErr_Occurred()) throw py::error_already_set();
+    bind_random(m);
     bind_bpe(m);
     bind_pretokenize(m);
     bind_normalize(m);

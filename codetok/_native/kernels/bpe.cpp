@@ -144,9 +144,10 @@ void BpeKernel::merge_scan(std::vector<int32_t>& c, std::vector<int64_t>& ln) co
     ln.resize(n);
 }
 
-// Reference: ``_merge_heap`` (without dropout). A heap entry is one word, rank in the high
+// Reference: ``_merge_heap`` (``rng`` null: without dropout). A heap entry is one word, rank in the high
 // half and position in the low half, so the lowest rank and then the leftmost come first.
-void BpeKernel::merge_heap(std::vector<int32_t>& c, std::vector<int64_t>& ln) const {
+void BpeKernel::merge_heap(std::vector<int32_t>& c, std::vector<int64_t>& ln, double dropout,
+                           PyRandom* rng) const {
     const int64_t n = static_cast<int64_t>(c.size());
     if (n > INT32_MAX) throw std::length_error("a piece of more than 2**31 symbols");
     std::vector<int32_t> nxt(static_cast<size_t>(n)), prv(static_cast<size_t>(n));
@@ -165,9 +166,19 @@ void BpeKernel::merge_heap(std::vector<int32_t>& c, std::vector<int64_t>& ln) co
     }
     std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<uint64_t>> heap(
         std::greater<uint64_t>(), std::move(init));
+    std::vector<uint64_t> skipped;
+    const bool use_dropout = dropout > 0.0 && rng != nullptr;
     while (!heap.empty()) {
         const uint64_t top = heap.top();
         heap.pop();
+        if (use_dropout) {  // one draw per pop, stale entries included (as the reference)
+            if (rng->random() < dropout) {
+                skipped.push_back(top);
+                continue;
+            }
+            for (uint64_t again : skipped) heap.push(again);
+            skipped.clear();
+        }
         const int64_t pos = static_cast<int64_t>(top & 0xFFFFFFFFu);
         const int32_t rank = static_cast<int32_t>(top >> 32);
         if (ln[pos] == 0) continue;
@@ -208,7 +219,26 @@ void BpeKernel::merge(std::vector<int32_t>& ids, std::vector<int64_t>& lens) con
     if (ids.size() <= kScanLimit)
         merge_scan(ids, lens);
     else
-        merge_heap(ids, lens);
+        merge_heap(ids, lens, 0.0, nullptr);
+}
+
+void BpeKernel::merge(std::vector<int32_t>& ids, std::vector<int64_t>& lens, double dropout,
+                      PyRandom& rng) const {
+    if (ids.size() < 2) return;
+    if (dropout <= 0.0) return merge(ids, lens);
+    merge_heap(ids, lens, dropout, &rng);
+}
+
+void BpeKernel::encode(const Cp* s, size_t n, double dropout, PyRandom& rng,
+                       BpeOutput& out) const {
+    if (n == 0) return;
+    std::vector<int32_t> ids;
+    std::vector<int64_t> lens;
+    ids.reserve(n);
+    lens.reserve(n);
+    symbols(s, n, ids, lens);
+    merge(ids, lens, dropout, rng);
+    append_spans(s, n, ids, lens, out);
 }
 
 // Reference: ``BpeCore.encode`` (symbols, merge, then ``char_spans``).
@@ -229,6 +259,11 @@ void BpeKernel::encode(const Cp* s, size_t n, BpeOutput& out) const {
     lens.reserve(n);
     symbols(s, n, ids, lens);
     merge(ids, lens);
+    append_spans(s, n, ids, lens, out);
+}
+
+void BpeKernel::append_spans(const Cp* s, size_t n, const std::vector<int32_t>& ids,
+                             const std::vector<int64_t>& lens, BpeOutput& out) {
     // Byte lengths -> char spans (reference: ``char_spans``). A token covering part of a
     // char gets the whole char; spans past the end are clamped to the piece.
     const int64_t nc = static_cast<int64_t>(n);

@@ -3,13 +3,16 @@
 // Native twin of codetok/reference/bpe.py (``word_symbols``, ``merge`` without dropout,
 // ``BpeCore``). Same results bit for bit: the lowest-rank pending merge first, ties to the
 // leftmost position, a direct rescan for short pieces and a heap over a linked list of
-// symbols for long ones. Not handled here: dropout, caching, error messages.
+// symbols for long ones; with dropout (``merge`` with a ``dropout``), the heap with each
+// popped merge skipped with that probability, one draw per pop as the reference draws.
+// Not handled here: caching, error messages.
 #pragma once
 
 #include <array>
 #include <unordered_map>
 
 #include "kernels/common.hpp"
+#include "kernels/py_random.hpp"
 
 namespace codetok {
 
@@ -70,6 +73,13 @@ class BpeKernel {
         return e == nullptr ? -1 : e->value;
     }
     void merge(std::vector<int32_t>& ids, std::vector<int64_t>& lens) const;
+    // BPE-dropout (reference: ``merge`` with ``dropout`` and ``rand``): the caller holds
+    // ``rng``'s lock.
+    void merge(std::vector<int32_t>& ids, std::vector<int64_t>& lens, double dropout,
+               PyRandom& rng) const;
+    // ``encode`` with dropout (reference: ``BPE._sample``): whole tokens of
+    // ``ignore_merges`` are not looked up, as in the reference.
+    void encode(const Cp* s, size_t n, double dropout, PyRandom& rng, BpeOutput& out) const;
     const BpeOptions& options() const { return opts_; }
 
   private:
@@ -83,7 +93,11 @@ class BpeKernel {
     void symbols(const Cp* s, size_t n, std::vector<int32_t>& ids,
                  std::vector<int64_t>& lens) const;
     void merge_scan(std::vector<int32_t>& ids, std::vector<int64_t>& lens) const;
-    void merge_heap(std::vector<int32_t>& ids, std::vector<int64_t>& lens) const;
+    void merge_heap(std::vector<int32_t>& ids, std::vector<int64_t>& lens, double dropout,
+                    PyRandom* rng) const;
+    // Byte lengths of the tokens of ``s[0:n]`` -> char spans, appended with ``ids``.
+    static void append_spans(const Cp* s, size_t n, const std::vector<int32_t>& ids,
+                             const std::vector<int64_t>& lens, BpeOutput& out);
 
     static constexpr Cp kDense = 1024;
     struct CharTable {

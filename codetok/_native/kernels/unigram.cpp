@@ -54,6 +54,53 @@ void UnigramKernel::add_piece(const Cp* s, size_t n, int32_t id, double score) {
     piece_[static_cast<size_t>(node)] = id;
 }
 
+// Reference: ``lattice``.
+void UnigramKernel::lattice(const Cp* s, size_t n, Lattice& out) const {
+    out.start.clear();
+    out.id.clear();
+    out.score.clear();
+    out.end_of.clear();
+    for (size_t st = 0; st < n; ++st) {
+        bool single = false;
+        int32_t at = kRoot;
+        for (size_t e = st + 1; e <= n; ++e) {
+            at = child(at, s[e - 1]);
+            if (at < 0) break;
+            const int32_t tid = piece_[static_cast<size_t>(at)];
+            if (tid < 0) continue;
+            out.start.push_back(static_cast<int64_t>(st));
+            out.id.push_back(tid);
+            out.score.push_back(scores_[static_cast<size_t>(tid)]);
+            out.end_of.push_back(e);
+            if (e == st + 1) single = true;
+        }
+        if (!single && unk_id_ >= 0) {
+            out.start.push_back(static_cast<int64_t>(st));
+            out.id.push_back(unk_id_);
+            out.score.push_back(unk_score_);
+            out.end_of.push_back(st + 1);
+        }
+    }
+    // Group by end, keeping the order within each end (a stable counting sort).
+    const size_t m = out.end_of.size();
+    out.first.assign(n + 2, 0);
+    for (size_t k = 0; k < m; ++k) ++out.first[out.end_of[k] + 1];
+    for (size_t e = 1; e < n + 2; ++e) out.first[e] += out.first[e - 1];
+    std::vector<int64_t> start(m);
+    std::vector<int32_t> id(m);
+    std::vector<double> score(m);
+    std::vector<size_t> fill(out.first.begin(), out.first.end() - 1);
+    for (size_t k = 0; k < m; ++k) {
+        const size_t at = fill[out.end_of[k]]++;
+        start[at] = out.start[k];
+        id[at] = out.id[k];
+        score[at] = out.score[k];
+    }
+    out.start.swap(start);
+    out.id.swap(id);
+    out.score.swap(score);
+}
+
 int32_t UnigramKernel::piece_id(const Cp* s, size_t n) const {
     if (!n) return -1;
     int32_t node = kRoot;

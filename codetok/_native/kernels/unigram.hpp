@@ -4,7 +4,8 @@
 // lattice has one node per vocabulary piece found at each char position, plus an unknown
 // node (score ``unk_score``) where no one-char piece exists. Ties keep the first candidate
 // (shorter pieces first, the unknown node last). Not handled here: n-best, sampling,
-// fusing unknowns, byte fallback (unigram_pipeline.cpp fuses and falls back).
+// fusing unknowns, byte fallback (unigram_pipeline.cpp fuses and falls back); n-best and
+// sampling walk ``lattice`` (unigram_sample.hpp).
 //
 // The pieces live in a trie over code points: a dense child table at the root for the
 // BMP, one open-addressing table of ``(node, char) -> child`` edges below it, so walking
@@ -16,6 +17,17 @@
 #include "kernels/common.hpp"
 
 namespace codetok {
+
+// The lattice of one piece, nodes grouped by end (reference: ``lattice``): the nodes ending
+// at ``e`` are ``[first[e], first[e + 1])``, in the reference's order (by start, shorter
+// pieces first, an unknown node after the pieces of its start).
+struct Lattice {
+    std::vector<int64_t> start;
+    std::vector<int32_t> id;
+    std::vector<double> score;
+    std::vector<size_t> first;
+    std::vector<size_t> end_of;  // scratch: each node's end, in generation order
+};
 
 // Working memory of one Viterbi run (reused across calls by the caller).
 struct ViterbiScratch {
@@ -40,6 +52,9 @@ class UnigramKernel {
         ViterbiScratch w;
         return viterbi(s, n, starts, ids, w);
     }
+
+    // Every node of ``s[0:n]`` (the unknown nodes only when ``unk_id >= 0``).
+    void lattice(const Cp* s, size_t n, Lattice& out) const;
 
     // Id of the piece equal to ``s[0:n]``, or -1.
     int32_t piece_id(const Cp* s, size_t n) const;

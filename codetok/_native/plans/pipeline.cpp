@@ -103,6 +103,8 @@ void Pipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip, i
     out.clear();
     std::unique_ptr<Scratch> scratch = scratch_.take();
     Scratch& w = *scratch;
+    std::unique_lock<std::mutex> drawing;
+    if (rng_) drawing = std::unique_lock<std::mutex>(rng_->mutex);
     w.raw.clear();
     out.ids.reserve(n / 4 + 16);
     if (want_offsets) {
@@ -194,7 +196,8 @@ void Pipeline::encode_pieces(const CharT* s, size_t n, size_t a, size_t pre,
             const CharT* p = s + p0;
             const size_t len = p1 - p0;
             // Fast path: a short ASCII piece that is one token.
-            const PieceCache::ShortKey key = PieceCache::short_key(p, len);
+            const PieceCache::ShortKey key =
+                rng_ ? PieceCache::ShortKey{} : PieceCache::short_key(p, len);
             const int32_t hit = key ? w.cache.find_short(key) : -1;
             if (hit >= 0) {
                 out.ids.push_back(hit);
@@ -356,9 +359,12 @@ bool Pipeline::push_char_piece(const Cp* s, size_t p0, size_t p1, Orig&& orig,
 bool Pipeline::char_piece(const Cp* p, size_t len, Scratch& w, const int32_t*& ids,
                           const int64_t*& spans, size_t& count) const {
     const uint64_t h = hash_cps(p, len);
-    if (w.cache.find(p, len, h, ids, spans, count)) return true;
+    if (!rng_ && w.cache.find(p, len, h, ids, spans, count)) return true;
     BpeOutput bo;
-    bpe_->encode(p, len, bo);
+    if (rng_)
+        bpe_->encode(p, len, dropout_, rng_->random, bo);
+    else
+        bpe_->encode(p, len, bo);
     w.ids.assign(bo.ids.begin(), bo.ids.end());
     w.lens.clear();
     for (size_t j = 0; j < bo.ids.size(); ++j) {
@@ -369,7 +375,7 @@ bool Pipeline::char_piece(const Cp* p, size_t len, Scratch& w, const int32_t*& i
             return false;  // a missing unk token or an empty span: Python decides
         w.lens.push_back((st << 32) | en);
     }
-    w.cache.put(p, len, h, w.ids, w.lens);
+    if (!rng_) w.cache.put(p, len, h, w.ids, w.lens);
     ids = w.ids.data();
     spans = w.lens.data();
     count = w.ids.size();
@@ -380,11 +386,12 @@ bool Pipeline::char_piece(const Cp* p, size_t len, Scratch& w, const int32_t*& i
 bool Pipeline::encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& ids,
                                 const int64_t*& lens, size_t& count) const {
     const uint64_t h = hash_cps(p, n);
-    if (w.cache.find(p, n, h, ids, lens, count)) return true;
+    if (!rng_ && w.cache.find(p, n, h, ids, lens, count)) return true;
     w.ids.clear();
     w.lens.clear();
     std::array<uint8_t, 4> buf{};
-    const bool whole = bpe_->options().ignore_merges;
+    // With dropout, whole tokens are not looked up (reference: ``BPE._sample``).
+    const bool whole = bpe_->options().ignore_merges && !rng_;
     if (whole) w.bytechars.clear();
     for (size_t k = 0; k < n; ++k) {
         const int m = utf8_encode(p[k], buf.data());
@@ -399,6 +406,8 @@ bool Pipeline::encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& i
         int64_t total = static_cast<int64_t>(w.ids.size());
         w.ids.assign(1, tid);
         w.lens.assign(1, total);
+    } else if (rng_) {
+        bpe_->merge(w.ids, w.lens, dropout_, rng_->random);
     } else {
         bpe_->merge(w.ids, w.lens);
     }
@@ -406,7 +415,7 @@ bool Pipeline::encode_piece(const Cp* p, size_t n, Scratch& w, const int32_t*& i
         if (id < 0 || static_cast<size_t>(id) >= spec_.has_value.size() ||
             !spec_.has_value[static_cast<size_t>(id)])
             return false;
-    w.cache.put(p, n, h, w.ids, w.lens);
+    if (!rng_) w.cache.put(p, n, h, w.ids, w.lens);
     ids = w.ids.data();
     lens = w.lens.data();
     count = w.ids.size();

@@ -182,6 +182,15 @@ class Pipeline final : public TextPipelineOf<Pipeline> {
     void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
              bool want_offsets, Encoded& out) const;
 
+    // BPE-dropout ``p`` (``nbest`` unused): each piece merged with dropout, not cached.
+    bool set_sampling(double p, long long nbest, std::shared_ptr<SharedRandom> rng) override {
+        (void)nbest;
+        dropout_ = p;
+        rng_ = p > 0.0 ? std::move(rng) : nullptr;
+        return true;
+    }
+    bool samples() const override { return rng_ != nullptr; }
+
   private:
     using Scratch = PipelineScratch;
     template <class CharT>
@@ -212,6 +221,8 @@ class Pipeline final : public TextPipelineOf<Pipeline> {
     void trim_offsets(const CharT* t, bool add_prefix_space, Encoded& out) const;
 
     std::shared_ptr<const BpeKernel> bpe_;
+    double dropout_ = 0.0;
+    std::shared_ptr<SharedRandom> rng_;  // set: dropout (its lock held for a whole text)
     PipelineSpec spec_;
     AddedMatcher raw_, norm_;
     NormSteps steps_;  // byte-level: the normalizer, on the text between added tokens

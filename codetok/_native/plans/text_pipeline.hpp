@@ -13,6 +13,7 @@
 
 #include "kernels/added.hpp"
 #include "kernels/common.hpp"
+#include "kernels/py_random.hpp"
 
 namespace codetok {
 
@@ -145,6 +146,16 @@ class TextPipeline {
                         int trim, bool want_offsets, Encoded& out) const = 0;
     virtual void encode(const uint32_t* t, size_t n, const std::vector<int32_t>& skip,
                         int trim, bool want_offsets, Encoded& out) const = 0;
+    // Subword regularization, drawing from ``rng`` (set before the plan is shared): BPE
+    // dropout ``p`` (pipeline.hpp), Unigram sampling ``p`` = alpha over ``nbest`` paths
+    // (unigram_pipeline.hpp). False: this plan does not sample.
+    virtual bool set_sampling(double p, long long nbest, std::shared_ptr<SharedRandom> rng) {
+        (void)p, (void)nbest, (void)rng;
+        return false;
+    }
+    // Whether texts draw from a generator (then a batch runs them in order on one thread,
+    // so a seed gives the same draws as the Python engine).
+    virtual bool samples() const { return false; }
 };
 
 // The three widths of ``TextPipeline::encode`` forwarded to one template,

@@ -22,6 +22,8 @@ void UnigramPipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& 
                           int /*trim*/, bool want_offsets, Encoded& out) const {
     std::unique_ptr<Scratch> scratch = scratch_.take();
     Scratch& w = *scratch;
+    std::unique_lock<std::mutex> drawing;
+    if (rng_) drawing = std::unique_lock<std::mutex>(rng_->mutex);
     encode_around_added(raw_, t, n, skip, want_offsets, n / 3 + 16, w.raw, out,
                         [&](size_t a, size_t b, int32_t& word) {
                             return segment(t, a, b, skip, want_offsets, w, word, out);
@@ -165,6 +167,14 @@ bool UnigramPipeline::piece_tokens(const Cp* s, size_t n, uint64_t h, Scratch& w
                                    const int32_t*& ids, const int64_t*& lens,
                                    size_t& count) const {
     HotPiece* hot = nullptr;
+    if (rng_) {  // a drawn path, never cached
+        w.starts.clear();
+        w.nodes.clear();
+        if (!unigram_sample(*kernel_, s, n, alpha_, nbest_, rng_->random, w.starts, w.nodes,
+                            w.sample))
+            return false;
+        return path_tokens(s, n, w, ids, lens, count);
+    }
     if (n <= HotPiece::kMaxChars) {
         hot = &w.hot[mix64(h) & (UnigramScratch::kHotSlots - 1)];
         if (hot->n == n && hot->hash == static_cast<uint32_t>(h)) {
@@ -188,6 +198,15 @@ bool UnigramPipeline::piece_tokens(const Cp* s, size_t n, uint64_t h, Scratch& w
     w.starts.clear();
     w.nodes.clear();
     if (!kernel_->viterbi(s, n, w.starts, w.nodes, w.viterbi)) return false;
+    if (!path_tokens(s, n, w, ids, lens, count)) return false;
+    w.cache.put(s, n, h, w.ids, w.lens);
+    remember(hot, s, n, h, ids, lens, count);
+    return true;
+}
+
+// The tokens of the path ``w.starts``/``w.nodes`` of ``s[0:n]`` into ``w.ids``/``w.lens``.
+bool UnigramPipeline::path_tokens(const Cp* s, size_t n, Scratch& w, const int32_t*& ids,
+                                  const int64_t*& lens, size_t& count) const {
     const int32_t unk = kernel_->unk_id();
     w.ids.clear();
     w.lens.clear();
@@ -225,11 +244,9 @@ bool UnigramPipeline::piece_tokens(const Cp* s, size_t n, uint64_t h, Scratch& w
         w.ids.push_back(id);
         w.lens.push_back(static_cast<int64_t>(e - st));
     }
-    w.cache.put(s, n, h, w.ids, w.lens);
     ids = w.ids.data();
     lens = w.lens.data();
     count = w.ids.size();
-    remember(hot, s, n, h, ids, lens, count);
     return true;
 }
 

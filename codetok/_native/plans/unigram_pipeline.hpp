@@ -19,6 +19,7 @@
 #include "plans/pipeline.hpp"
 #include "plans/text_pipeline.hpp"
 #include "kernels/unigram.hpp"
+#include "kernels/unigram_sample.hpp"
 
 namespace codetok {
 
@@ -65,6 +66,7 @@ struct UnigramScratch {
     HugeVector<HotPiece> hot = HugeVector<HotPiece>(kHotSlots);
     PieceCache cache{18};  // Unigram pieces are many and worth keeping (a Viterbi each)
     ViterbiScratch viterbi;
+    UnigramSampleScratch sample;
     std::vector<AddedSegment> raw;
     NormalizedText norm;
     NormStepsScratch steps;
@@ -93,6 +95,16 @@ class UnigramPipeline final : public TextPipelineOf<UnigramPipeline> {
     void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
              bool want_offsets, Encoded& out) const;
 
+    // Unigram sampling with ``alpha`` = ``p``: over the whole lattice (``nbest < 0``) or the
+    // ``nbest`` best paths (reference: ``Unigram.sample``); pieces are then not cached.
+    bool set_sampling(double p, long long nbest, std::shared_ptr<SharedRandom> rng) override {
+        alpha_ = p;
+        nbest_ = nbest;
+        rng_ = nbest == 0 || nbest == 1 ? nullptr : std::move(rng);
+        return true;
+    }
+    bool samples() const override { return rng_ != nullptr; }
+
   private:
     using Scratch = UnigramScratch;
     template <class CharT>
@@ -109,9 +121,15 @@ class UnigramPipeline final : public TextPipelineOf<UnigramPipeline> {
     // unknown token to use.
     bool piece_tokens(const Cp* s, size_t n, uint64_t h, Scratch& w, const int32_t*& ids,
                       const int64_t*& lens, size_t& count) const;
+    // ``piece_tokens`` of the path in ``w.starts``/``w.nodes`` (not cached).
+    bool path_tokens(const Cp* s, size_t n, Scratch& w, const int32_t*& ids,
+                     const int64_t*& lens, size_t& count) const;
     static void remember(HotPiece* hot, const Cp* s, size_t n, uint64_t h, const int32_t* ids,
                          const int64_t* lens, size_t count);
     std::shared_ptr<const UnigramKernel> kernel_;
+    double alpha_ = 0.0;
+    long long nbest_ = -1;
+    std::shared_ptr<SharedRandom> rng_;  // set: sampling (its lock held for a whole text)
     UnigramSpec spec_;
     NormSteps steps_;
     AddedMatcher raw_;
