@@ -255,23 +255,30 @@ class Encoding:
 
     @property
     def ids_array(self) -> Any:
-        """The ids as a numpy ``int32`` array (no list is built for it; over a native
-        result it is a read-only view)."""
+        """The ids as a numpy ``int32`` array, made from the native result when there is one
+        (a read-only view of it without special tokens or padding), whether or not
+        :attr:`ids` was read: like HF's ``ids``, a list read from an encoding is a copy
+        whose edits do not change the encoding; assigning a list does."""
         import numpy as np
 
         native = self._native
-        if native is not None and self._ids is None and native.bare:
-            return native.ids
+        if native is not None:
+            if native.bare:
+                return native.ids
+            if native.pad is None:
+                before = np.array([t[0] for t in native.before], dtype=np.int32)
+                after = np.array([t[0] for t in native.after], dtype=np.int32)
+                return np.concatenate((before, native.ids, after))
         return np.asarray(self.ids, dtype=np.int32)
 
     @property
     def offsets_array(self) -> Any:
-        """The offsets as a numpy ``int64`` array of shape ``(n, 2)`` (read-only over a
-        native result)."""
+        """The offsets as a numpy ``int64`` array of shape ``(n, 2)`` (a read-only view of a
+        native result without special tokens or padding, as :attr:`ids_array`)."""
         import numpy as np
 
         native = self._native
-        if native is not None and self._offsets is None and native.bare:
+        if native is not None and native.bare:
             return native.offsets
         return np.asarray(self.offsets, dtype=np.int64).reshape(-1, 2)
 

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "bindings/bind_common.hpp"
+#include "kernels/block_pool.hpp"
 
 namespace codetok {
 namespace bind {
@@ -23,9 +24,17 @@ namespace bind {
 // ``std::shared_ptr``'s, holding six vectors, and the arrays'): one allocation fewer per
 // text, and a third of the bytes for a short line. ``extra`` keeps the rest of the
 // encoding (added-token matches, tokens' own texts), which most texts do not have.
+// The blocks of large results (block_pool.hpp): never destroyed, as Data blocks may be
+// released by a Python object's deallocation at interpreter exit.
+BlockPool& blocks() {
+    static BlockPool* pool = new BlockPool();
+    return *pool;
+}
+
 struct Data {
     size_t refs = 1;  // DataRefs to it; changed with the GIL held, or by its only owner
     size_t n = 0;
+    size_t block = 0;  // the size of its allocation (for ``blocks().give``)
     PyObject* text = nullptr;        // owned
     PyObject* model_core = nullptr;  // owned
     std::unique_ptr<Encoded> extra;  // its ids, offsets and words are empty
@@ -40,10 +49,12 @@ struct Data {
         if (out.offsets.size() != 2 * n || out.words.size() != n)
             throw std::logic_error("a native result without offsets or word ids");
         static_assert(sizeof(Data) % alignof(int64_t) == 0, "the offsets follow the header");
-        void* mem = std::malloc(sizeof(Data) + n * (2 * sizeof(int64_t) + 2 * sizeof(int32_t)));
-        if (mem == nullptr) throw std::bad_alloc();
+        size_t block = 0;
+        void* mem = blocks().take(sizeof(Data) + n * (2 * sizeof(int64_t) + 2 * sizeof(int32_t)),
+                                  block);
         Data* d = new (mem) Data();
         d->n = n;
+        d->block = block;
         if (n != 0) {
             auto* b = reinterpret_cast<char*>(d + 1);
             std::memcpy(b, out.offsets.data(), 2 * n * sizeof(int64_t));
@@ -64,8 +75,9 @@ struct Data {
         if (d == nullptr || --d->refs != 0) return;
         Py_XDECREF(d->text);
         Py_XDECREF(d->model_core);
+        const size_t block = d->block;
         d->~Data();
-        std::free(d);
+        blocks().give(d, block);
     }
 };
 

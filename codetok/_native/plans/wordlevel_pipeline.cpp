@@ -1,6 +1,7 @@
 // See wordlevel_pipeline.hpp. Comments name the Python function each block mirrors.
 #include "plans/wordlevel_pipeline.hpp"
 
+#include <array>
 #include <utility>
 
 #include "kernels/grapheme.hpp"
@@ -19,6 +20,12 @@ void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int
     encode_around_added(raw_, t, n, skip, want_offsets, expect, segments, out,
                         [&](size_t a, size_t b, int32_t& word) {
                             if (norm_.empty()) {
+                                if (spec_.units == WordLevelUnits::Bytes &&
+                                    bytes_fast(t, a, b, want_offsets, word, out))
+                                    return true;
+                                if (spec_.units == WordLevelUnits::Chars &&
+                                    chars_fast(t, a, b, nullptr, 0, want_offsets, word, out))
+                                    return true;
                                 auto same = [](size_t i, size_t end) {
                                     return std::pair<size_t, size_t>(i, end);
                                 };
@@ -36,11 +43,96 @@ void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int
                                 normalized_, nt.text.data(), nt.src.data(), nt.text.size(), a,
                                 skip, want_offsets, w.normalized, word, out,
                                 [&](size_t p0, size_t p1) {
+                                    if (spec_.units == WordLevelUnits::Chars &&
+                                        chars_fast(nt.text.data(), p0, p1, nt.src.data(), a,
+                                                   want_offsets, word, out))
+                                        return true;
                                     return units(nt.text.data(), p0, p1, want_offsets, word,
                                                  out, from, w.piece);
                                 });
                         });
     scratch_.give(std::move(scratch));
+}
+
+template <class CharT>
+bool WordLevelUnitsPipeline::bytes_fast(const CharT* t, size_t a, size_t b, bool want_offsets,
+                                        int32_t& word, Encoded& out) const {
+    std::array<int32_t, 256> ids = spec_.byte_id;
+    for (int32_t& id : ids)
+        if (id < 0) {
+            if (spec_.unk_id < 0) return false;
+            id = spec_.unk_id;
+        }
+    size_t count = 0;
+    for (size_t i = a; i < b; ++i) count += static_cast<size_t>(utf8_len(t[i]));
+    const size_t base = out.ids.size();
+    out.ids.resize(base + count);
+    int32_t* id_at = out.ids.data() + base;
+    int64_t* off_at = nullptr;
+    int32_t* word_at = nullptr;
+    if (want_offsets) {
+        out.offsets.resize(2 * (base + count));
+        out.words.resize(base + count);
+        off_at = out.offsets.data() + 2 * base;
+        word_at = out.words.data() + base;
+    }
+    int32_t w = word;
+    uint8_t buf[4];
+    for (size_t i = a; i < b; ++i) {
+        const Cp c = t[i];
+        const int m = c < 0x80 ? (buf[0] = static_cast<uint8_t>(c), 1) : utf8_encode(c, buf);
+        for (int q = 0; q < m; ++q) {
+            *id_at++ = ids[buf[q]];
+            if (off_at != nullptr) {
+                *off_at++ = static_cast<int64_t>(i);
+                *off_at++ = static_cast<int64_t>(i + 1);
+                *word_at++ = w;
+            }
+            ++w;
+        }
+    }
+    word = w;
+    return true;
+}
+
+template <class CharT>
+bool WordLevelUnitsPipeline::chars_fast(const CharT* t, size_t a, size_t b, const uint32_t* src,
+                                        size_t orig, bool want_offsets, int32_t& word,
+                                        Encoded& out) const {
+    const size_t count = b - a;
+    const size_t base = out.ids.size();
+    out.ids.resize(base + count);
+    int32_t* id_at = out.ids.data() + base;
+    const int32_t unk = spec_.unk_id;
+    const int32_t* dense = spec_.dense.data();
+    const size_t n_dense = spec_.dense.size();
+    for (size_t i = a; i < b; ++i) {
+        const Cp c = t[i];
+        int32_t id = c < n_dense ? dense[c] : char_id(c);
+        if (id < 0) {
+            if (unk < 0) {
+                out.ids.resize(base);
+                return false;
+            }
+            id = unk;
+        }
+        *id_at++ = id;
+    }
+    if (want_offsets) {
+        out.offsets.resize(2 * (base + count));
+        out.words.resize(base + count);
+        int64_t* off_at = out.offsets.data() + 2 * base;
+        int32_t* word_at = out.words.data() + base;
+        for (size_t i = a; i < b; ++i) {
+            const size_t at = src == nullptr ? i : orig + src[i];
+            *off_at++ = static_cast<int64_t>(at);
+            *off_at++ = static_cast<int64_t>(at + 1);
+            *word_at++ = word++;
+        }
+    } else {
+        word += static_cast<int32_t>(count);
+    }
+    return true;
 }
 
 // Reference: ``ByteLevel.split`` / ``Split.split`` (one piece per unit) and

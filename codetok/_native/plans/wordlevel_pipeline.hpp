@@ -74,6 +74,18 @@ class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipelin
     template <class CharT, class Span>
     bool units(const CharT* t, size_t a, size_t b, bool want_offsets, int32_t& word,
                Encoded& out, Span&& span, std::vector<Cp>& piece) const;
+    // ``units`` of bytes on the original chars ``t[a:b]``, with every byte known (each
+    // column written through a pointer into storage sized once): false when some byte has
+    // no token and there is no unknown token (``units`` then decides).
+    template <class CharT>
+    bool bytes_fast(const CharT* t, size_t a, size_t b, bool want_offsets, int32_t& word,
+                    Encoded& out) const;
+    // ``units`` of code points on ``t[a:b]`` (``src``: each char's original index from
+    // ``orig``, or null for ``t``'s own), written as ``bytes_fast`` writes: false when a
+    // char has no token and there is no unknown token.
+    template <class CharT>
+    bool chars_fast(const CharT* t, size_t a, size_t b, const uint32_t* src, size_t orig,
+                    bool want_offsets, int32_t& word, Encoded& out) const;
     int32_t char_id(Cp c) const {
         if (c < spec_.dense.size()) return spec_.dense[c];
         auto it = spec_.sparse.find(c);
