@@ -228,3 +228,31 @@ def test_results_are_freed_with_their_last_holder(plain):
         churn()
     gc.collect()
     assert _resident_bytes() - before < 8_000_000
+
+
+def test_ids_array_after_ids_is_the_native_result_not_a_copy(plain):
+    """A second view costs nothing: ``ids_array`` after ``ids`` is still the read-only view
+    of the native result (special tokens around it: the same values, from the arrays)."""
+    enc = plain.encode(TEXT, add_special_tokens=False)
+    assert enc.ids and enc._native is not None
+    view = enc.ids_array
+    assert not view.flags.writeable and view.tolist() == enc.ids
+    assert enc.offsets_array.tolist() == [list(o) for o in enc.offsets]
+    around = plain.encode(TEXT)
+    assert around.ids[0] == plain.token_to_id("[CLS]")
+    assert around.ids_array.tolist() == around.ids and around.ids_array.dtype == np.int32
+    around.ids = [1, 2]  # an assigned list is the encoding from then on
+    assert around.ids_array.tolist() == [1, 2]
+
+
+def test_big_results_in_reused_blocks_are_whole(plain):
+    """Results of 1 MiB and more reuse freed blocks (block_pool.hpp): each is its own text's."""
+    texts = [("alpha beta " * 60_000), ("γάμμα δέλτα 12 " * 50_000), ("alpha beta " * 60_000)]
+    seen = []
+    for text in texts:
+        enc = plain.encode(text, add_special_tokens=False)
+        assert enc.ids == plain.encode_ordinary(text)
+        assert enc.offsets[-1][1] == len(text.rstrip())
+        seen.append(enc.ids_array.copy())
+        del enc
+    assert seen[0].tolist() == seen[2].tolist() != seen[1].tolist()
