@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import collections.abc
 import functools
-import inspect
 import types
 import typing
 from typing import Any, ClassVar, TypeVar
@@ -84,7 +83,7 @@ class Component:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type_name}
-        for name, param in inspect.signature(type(self).__init__).parameters.items():
+        for name, param in _parameters(type(self)).items():
             if name != "self" and param.kind not in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
                 out[name] = getattr(self, name)
         return out
@@ -93,7 +92,7 @@ class Component:
     def from_dict(
         cls: type[C], data: dict[str, Any], *, path: str | None = None, where: str = ""
     ) -> C:
-        params = inspect.signature(cls.__init__).parameters
+        params = _parameters(cls)
         kwargs = {k: v for k, v in data.items() if k != "type" and k in params}
         return cls(**kwargs)
 
@@ -106,6 +105,14 @@ class Component:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "type")
         return f"{type(self).__name__}({args})"
+
+
+def _parameters(cls: type) -> Any:
+    """The parameters of ``cls``'s constructor (``inspect`` loads when a component is first
+    written or read this way, not with ``codetok``)."""
+    import inspect
+
+    return inspect.signature(cls.__init__).parameters
 
 
 def build(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..components.base import pattern_from_any
-from ..unicode.hf_regex import compile_pattern
 from .base import Decoder
 
 
@@ -52,6 +51,8 @@ class Replace(Decoder):
     type_name = "Replace"
 
     def __init__(self, pattern: Any, content: str) -> None:
+        from ..unicode.hf_regex import compile_pattern
+
         self.pattern = pattern_from_any(pattern)
         self.content = content
         self._re = compile_pattern(self.pattern)

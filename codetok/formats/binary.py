@@ -50,22 +50,21 @@ refuses a version it does not know.
 from __future__ import annotations
 
 import codecs
-import json
-import mmap
 import os
 import struct
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from ..components.base import as_format_error, check_options
 from ..engine import native as _backend
 from ..errors import CodetokError, FormatError, NotFoundError
 from ..models.bpe import BPE
-from ._ctk_tables import TABLE_LAYOUT, check_tables
-from ._ctk_tables import first as _first
+
+# numpy and the table checks (:mod:`._ctk_tables`, numpy throughout) are imported by the
+# functions that read or write arrays: ``import codetok`` does not load numpy.
 
 if TYPE_CHECKING:
+    import mmap
+
     from ..tokenizer.tokenizer import Tokenizer
 
 __all__ = ["MAGIC", "VERSION", "save_binary", "load_binary", "is_binary"]
@@ -83,6 +82,8 @@ def checksum(words: Any) -> int:
     """The format's checksum of a little-endian ``uint64`` array (see the module docstring)."""
     if _backend.available():
         return int(_backend.core().checksum(words))
+    import numpy as np
+
     w = np.frombuffer(words, dtype="<u8")
     odd = np.arange(1, 2 * len(w), 2, dtype=np.uint64)
     with np.errstate(over="ignore"):
@@ -96,6 +97,8 @@ def is_binary(head: bytes) -> bool:
 
 def _bpe_arrays(model: BPE) -> tuple[Any, Any, bytes, Any]:
     """``(offsets, present, text, merges)`` of a BPE model."""
+    import numpy as np
+
     vr = model._vocab_r
     n = max(vr, default=-1) + 1
     present = np.zeros(n, dtype=np.uint8)
@@ -125,6 +128,8 @@ def save_binary(tok: Tokenizer, path: str | os.PathLike[str]) -> None:
         tok: the tokenizer.
         path: the file to write.
     """
+    import json
+
     from ..tokenizer.serialization import to_dict
 
     data = to_dict(tok, settings=True)
@@ -198,6 +203,10 @@ def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str)
     Raises:
         FormatError: naming ``path`` and the field (``merges[17]``, ``token offsets[3]``).
     """
+    import numpy as np
+
+    from ._ctk_tables import first as _first
+
     n = len(present)
     fail = _failure(path)
     decoded = ""
@@ -249,6 +258,10 @@ def _check_arrays(offsets: Any, present: Any, text: Any, merges: Any, path: str)
 def _check_merges(merges: Any, present: Any, fail: Any) -> None:
     """Refuse merge rows that name no present token or hold a rank the native kernel reads
     as "no merge" (see :func:`_check_arrays`), so no row fails later inside the kernels."""
+    import numpy as np
+
+    from ._ctk_tables import first as _first
+
     n = len(present)
     if not len(merges):
         return
@@ -289,6 +302,8 @@ def _check_merges(merges: Any, present: Any, fail: Any) -> None:
 def _map_file(p: str) -> mmap.mmap:
     """The file memory-mapped (so its arrays are never copied), refused unless it starts
     with this format's magic bytes."""
+    import mmap
+
     try:
         with open(p, "rb") as f:
             mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
@@ -304,6 +319,8 @@ def _map_file(p: str) -> mmap.mmap:
 def _read_header(mm: mmap.mmap, start: int, h: int, p: str) -> dict[str, Any]:
     """The JSON header object at ``start`` (``h`` bytes), refused when it is not one, so
     every later step can read its settings."""
+    import json
+
     try:
         data = json.loads(bytes(mm[start : start + h]).decode("utf-8", "surrogatepass"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
@@ -324,6 +341,10 @@ def _saved_tables(
 ) -> tuple[Any, ...] | None:
     """The file's native hash tables as views of the map, when this kernel reads their
     layout and they agree with the arrays; else None (the kernel builds its own)."""
+    import numpy as np
+
+    from ._ctk_tables import TABLE_LAYOUT, check_tables
+
     tables = None
     if tables_info and tables_info[0] == _backend.table_layout() == TABLE_LAYOUT:
         tables = tuple(
@@ -347,6 +368,8 @@ def _bpe_from_map(
 ) -> BPE:
     """The BPE model over the file's arrays (views of the map, checked, never copied), its
     kernel built now so that damaged tables are reported naming the file."""
+    import numpy as np
+
     n, b, m = counts
     offsets = np.frombuffer(mm, dtype="<u4", count=n + 1, offset=starts[1])
     present = np.frombuffer(mm, dtype=np.uint8, count=n, offset=starts[2])

@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import FormatError, NotFoundError
-from ._protobuf import DecodeError, _read_varint
 from .files import open_regular, read_text_file
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..tokenizer.tokenizer import Tokenizer
 
 __all__ = ["FORMATS", "detect_format", "load"]
@@ -96,6 +96,8 @@ def detect_format(path: str | os.PathLike[str]) -> str:
     >>> detect_format(p)
     'tiktoken'
     """
+    from pathlib import Path
+
     p = Path(os.fspath(path))
     if p.is_dir():
         return "folder"
@@ -161,10 +163,11 @@ def _by_name(name: str) -> str | None:
 def _is_sentencepiece(head: bytes) -> bool:
     """Whether ``head`` starts as a SentencePiece ``ModelProto``: field 1 (a piece) holding
     a well-formed ``SentencePiece`` whose first field is its non-empty text."""
-    from .sentencepiece_model import SentencePiece
-
     if head[:1] != b"\n":
         return False
+    from ._protobuf import DecodeError, _read_varint
+    from .sentencepiece_model import SentencePiece
+
     try:
         size, pos = _read_varint(head, 1, len(head), "pieces")
     except DecodeError:
@@ -226,6 +229,8 @@ def load(path: str | os.PathLike[str], /) -> Tokenizer:
 def load_as(cls: type[T], path: str | os.PathLike[str]) -> T | Tokenizer:
     """:func:`load`, building ``tokenizer.json`` and binary files as ``cls`` (what
     :meth:`Tokenizer.from_file <codetok.Tokenizer.from_file>` runs)."""
+    from pathlib import Path
+
     p = Path(os.fspath(path))
     fmt = detect_format(p)
     if fmt == "binary":

@@ -13,7 +13,6 @@ writer came, forever if none does, and a device such as ``/dev/zero`` never ends
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 from collections.abc import Callable
@@ -131,6 +130,8 @@ def parse_json(
     ...
     codetok.errors.FormatError: t.json: at line 1, column 9: invalid JSON: Expecting property name enclosed in double quotes
     """
+    import json
+
     try:
         return json.loads(text, parse_float=parse_float)
     except json.JSONDecodeError as e:

@@ -37,11 +37,14 @@ import errno
 import os
 import re
 from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, FormatError, NotFoundError
 from ..tokenizer.tokenizer import Tokenizer
 from .pretrained import TOKENIZER_FILES, load_pretrained_dir
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["from_pretrained", "default_cache_dir", "cached_snapshot"]
 
@@ -73,6 +76,8 @@ def default_cache_dir() -> Path:
     >>> default_cache_dir().name
     'hub'
     """
+    from pathlib import Path
+
     env = os.environ.get("HF_HUB_CACHE") or os.environ.get("HUGGINGFACE_HUB_CACHE")
     if env:
         return Path(env).expanduser()
@@ -147,6 +152,8 @@ def _inside(path: Path, repo: Path, sub: str = "") -> bool:
     """Whether ``path``, symlinks resolved, lies in the folder ``sub`` of the repository
     folder ``repo``: the repository folder's real path joined with ``sub``, so a ``sub``
     that is itself a link to elsewhere holds nothing."""
+    from pathlib import Path
+
     folder = os.path.join(os.path.realpath(repo), sub) if sub else os.path.realpath(repo)
     return Path(os.path.realpath(path)).is_relative_to(folder)
 
@@ -221,6 +228,8 @@ def cached_snapshot(
     >>> cached_snapshot("org/absent", cache_dir="/nonexistent") is None
     True
     """
+    from pathlib import Path
+
     why = _not_a_repo_id(repo_id) if isinstance(repo_id, str) else "not a str"
     if why is not None:
         raise ConfigurationError(f"repo_id={repo_id!r:.200} is not a repository id: {why}")
@@ -323,6 +332,8 @@ def _download(repo_id: str, revision: str | None, cache: Path) -> Path:
         Exception: what ``huggingface_hub`` raises; :func:`from_pretrained` wraps the
             hub's own errors (see :func:`_hub_errors`).
     """
+    from pathlib import Path
+
     import huggingface_hub  # lazy: optional dependency
 
     path = huggingface_hub.snapshot_download(
@@ -400,6 +411,8 @@ def from_pretrained(
     >>> tok("def f(): pass")["input_ids"][:2]  # doctest: +SKIP
     [0, 9232]
     """
+    from pathlib import Path
+
     raw = os.fspath(name_or_path)
     if not isinstance(raw, str) or not raw:
         raise ConfigurationError(f"name_or_path must be a non-empty str, got {name_or_path!r}")

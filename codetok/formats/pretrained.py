@@ -35,12 +35,10 @@ remote code.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..components.base import with_path
 from ..decoders import ByteLevel as ByteLevelDecoder
@@ -62,6 +60,9 @@ from .vocab_files import (
     read_wordpiece_vocab,
     special_token_from_config,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "TOKENIZER_FILES",
@@ -435,6 +436,8 @@ def tokenizer_from_files(folder: str | os.PathLike[str]) -> Tokenizer:
 
     >>> tok = tokenizer_from_files("bert-base-uncased/")  # doctest: +SKIP
     """
+    from pathlib import Path
+
     return _load(Path(folder), use_json=False)
 
 
@@ -456,6 +459,8 @@ def load_pretrained_dir(folder: str | os.PathLike[str]) -> Tokenizer:
     >>> tok("def f(): pass")["input_ids"][:2]  # doctest: +SKIP
     [0, 9232]
     """
+    from pathlib import Path
+
     return _load(Path(folder), use_json=True)
 
 
@@ -483,6 +488,8 @@ def tokenizer_from_vocab_files(
 
     >>> tok = tokenizer_from_vocab_files("vocab.json", "merges.txt")  # doctest: +SKIP
     """
+    from pathlib import Path
+
     v = Path(vocab)
     if merges is None:
         return _load(v.parent, use_json=False, files={"vocab.txt": v}, family="bert")
@@ -658,6 +665,9 @@ def save_pretrained(tokenizer: Tokenizer, folder: str | os.PathLike[str]) -> lis
     >>> [os.path.basename(p) for p in save_pretrained(tok, tempfile.mkdtemp())]
     ['tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']
     """
+    import json
+    from pathlib import Path
+
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     for key, content in tokenizer.special_tokens_map.items():

@@ -6,7 +6,6 @@ from typing import Any
 
 from ..components.base import pattern_from_any
 from ..tokenizer.offsets import NormalizedString
-from ..unicode.hf_regex import compile_pattern
 from .base import Normalizer
 
 
@@ -21,6 +20,8 @@ class Replace(Normalizer):
     type_name = "Replace"
 
     def __init__(self, pattern: Any, content: str) -> None:
+        from ..unicode.hf_regex import compile_pattern
+
         self.pattern = pattern_from_any(pattern)
         self.content = content
         self._re = compile_pattern(self.pattern)

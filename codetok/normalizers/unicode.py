@@ -11,8 +11,6 @@ import functools
 import re
 import unicodedata
 
-import regex
-
 from ..tokenizer.offsets import NormalizedString
 from .base import Normalizer, _change_chunks
 
@@ -76,6 +74,8 @@ class _Pinned:
     """
 
     def __init__(self) -> None:
+        import regex
+
         from ..unicode.generated import bert_tables as bu
         from ..unicode.hf_regex import char_class, class_table, code_points, fast_class
 

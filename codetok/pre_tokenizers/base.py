@@ -3,17 +3,19 @@ NormalizedString into pieces, and the registry behind :func:`pre_tokenizer_from_
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
 from itertools import accumulate, compress
-from typing import Any
-
-import regex
+from typing import TYPE_CHECKING, Any
 
 from ..components.base import Component, build
 from ..components.registry import registry
 from ..errors import ConfigurationError
 from ..tokenizer.offsets import NormalizedString, Span
+
+if TYPE_CHECKING:
+    import regex
 
 #: Where a piece sits in the caller's text (see :meth:`PreTokenizer.split_many`).
 Anchor = int | NormalizedString
@@ -147,18 +149,30 @@ def _char_matches(text: str, pattern: regex.Pattern[str]) -> list[Span]:
 _WS = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 
 
-_WS_RE = regex.compile(f"[{_WS}]")
+#: This module's patterns, by name, compiled on first use (:func:`_pattern`; also read as
+#: module attributes): ``regex`` loads when a text is first split, not with ``codetok``.
+_PATTERNS = {
+    "_WS_RE": f"[{_WS}]",
+    "_NON_WS_RUN_RE": f"[^{_WS}]+",
+    # Tilings for split_many: the pieces plus the whitespace runs between them.
+    "_WS_TILES_RE": f"[{_WS}]+|[^{_WS}]+",
+    # The only characters str.isspace() accepts that are not White_Space.
+    "_ISSPACE_ONLY_RE": "[\x1c-\x1f]",
+}
 
 
-_NON_WS_RUN_RE = regex.compile(f"[^{_WS}]+")
+@functools.cache
+def _pattern(name: str) -> regex.Pattern[str]:
+    """The compiled pattern ``name`` of :data:`_PATTERNS`."""
+    import regex
+
+    return regex.compile(_PATTERNS[name])
 
 
-# Tilings for split_many: the pieces plus the whitespace runs between them.
-_WS_TILES_RE = regex.compile(f"[{_WS}]+|[^{_WS}]+")
-
-
-# The only characters str.isspace() accepts that are not White_Space.
-_ISSPACE_ONLY_RE = regex.compile("[\x1c-\x1f]")
+def __getattr__(name: str) -> Any:
+    if name in _PATTERNS:
+        return _pattern(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class PreTokenizer(Component):
@@ -265,9 +279,10 @@ def _split_many_on(
     ``White_Space`` class used here except on U+001C..U+001F, so texts holding those
     take a ``finditer`` pass.
     """
+    isspace_only = _pattern("_ISSPACE_ONLY_RE").search
 
     def cut(text: str, anchor: int, out_texts: list[str], out_anchors: list[Anchor]) -> None:
-        if _ISSPACE_ONLY_RE.search(text) is None:
+        if isspace_only(text) is None:
             pieces = tiles.findall(text)
             starts = accumulate(map(len, pieces), initial=anchor)
             keep = list(map(operator.not_, map(str.isspace, pieces)))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import functools
 
-import regex
-
 from ..tokenizer.offsets import NormalizedString
 from .base import Anchor, PreTokenizer, _cut, _split_many_on
 
@@ -21,6 +19,8 @@ class _BertClasses:
     """
 
     def __init__(self) -> None:
+        import regex
+
         from ..unicode.generated import bert_tables as bu
         from ..unicode.hf_regex import char_class, code_points, fast_class
 

@@ -4,21 +4,26 @@ alphabet)."""
 from __future__ import annotations
 
 import codecs
+import functools
 import operator
 from itertools import accumulate, compress
-
-import regex
+from typing import TYPE_CHECKING
 
 from ..tokenizer.offsets import NormalizedString
 from ..unicode.byte_alphabet import BYTE_TO_CHAR, LATIN1_TO_BYTECHAR, bytes_to_unicode
-from ..unicode.hf_regex import compile_onig
 from ..unicode.split_patterns import GPT2_PATTERN
 from .base import Anchor, PreTokenizer, _cut, _starts, _tiling
 
+if TYPE_CHECKING:
+    import regex
 
+
+@functools.cache
 def _gpt2_re() -> regex.Pattern[str]:
-    """ByteLevel's GPT-2 regex, compiled on first use (``compile_onig`` caches it): its
-    Unicode classes load codetok.unicode.generated.classes, which ``import codetok`` need not do."""
+    """ByteLevel's GPT-2 regex, compiled on first use: its Unicode classes load
+    codetok.unicode.generated.classes, and ``regex``, which ``import codetok`` need not do."""
+    from ..unicode.hf_regex import compile_onig
+
     return compile_onig(GPT2_PATTERN)
 
 

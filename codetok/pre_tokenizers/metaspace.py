@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import regex
-
 from ..errors import ConfigurationError
 from ..tokenizer.offsets import NormalizedString
 from .base import PreTokenizer, _char_matches, _cut, split_spans
@@ -28,6 +26,8 @@ class Metaspace(PreTokenizer):
     def __init__(
         self, replacement: str = "\u2581", prepend_scheme: str = "always", split: bool = True
     ) -> None:
+        import regex
+
         if len(replacement) != 1:
             raise ConfigurationError(f"replacement must be one character, got {replacement!r}")
         if prepend_scheme not in _PREPEND_SCHEMES:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
-
-import regex
+from typing import TYPE_CHECKING, Any
 
 from ..tokenizer.offsets import NormalizedString
 from .base import _BEHAVIOR_JSON, PreTokenizer, _behavior, _char_matches, _cut, split_spans
 from .bert import _bert_classes
+
+if TYPE_CHECKING:
+    import regex
 
 
 class Punctuation(PreTokenizer):
@@ -47,6 +48,8 @@ class Digits(PreTokenizer):
 def _numeric_re() -> regex.Pattern[str]:
     """One digit as HF's ``Digits`` sees it: Rust's ``char::is_numeric`` of its Unicode
     version, pinned in :mod:`codetok.unicode.generated.bert_tables` (``\\p{N}`` follows ``regex``'s)."""
+    import regex
+
     from ..unicode.generated import bert_tables as bu
     from ..unicode.hf_regex import fast_class
 

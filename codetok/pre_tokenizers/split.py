@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import regex
+from typing import TYPE_CHECKING, Any
 
 from ..components.base import pattern_from_any
 from ..engine.scanners import scanner_for
 from ..errors import ConfigurationError
 from ..tokenizer.offsets import NormalizedString, Span
-from ..unicode.hf_regex import compile_pattern
 from .base import (
     _BEHAVIOR_JSON,
     PreTokenizer,
@@ -20,6 +17,9 @@ from .base import (
     _RegexSplit,
     split_spans,
 )
+
+if TYPE_CHECKING:
+    import regex
 
 #: ``Split``'s pattern for extended grapheme clusters: run on codetok's pinned tables
 #: (:class:`_Clusters`), as the native plans do.
@@ -32,6 +32,8 @@ class CharDelimiterSplit(PreTokenizer):
     type_name = "CharDelimiterSplit"
 
     def __init__(self, delimiter: str) -> None:
+        import regex
+
         if len(delimiter) != 1:
             raise ConfigurationError(f"delimiter must be one character, got {delimiter!r}")
         self.delimiter = delimiter
@@ -108,6 +110,8 @@ class Split(_RegexSplit):
             if self.pattern.get("Regex") == GRAPHEME_REGEX:
                 compiled = _CLUSTERS  # type: ignore[assignment]
             else:
+                from ..unicode.hf_regex import compile_pattern
+
                 compiled = compile_pattern(self.pattern)
             # Not changes of the component (they would invalidate compiled plans).
             object.__setattr__(self, "_compiled", compiled)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import regex
+from typing import TYPE_CHECKING
 
 from ..tokenizer.offsets import NormalizedString
 from .base import PreTokenizer, _cut
+
+if TYPE_CHECKING:
+    import regex
 
 
 class UnicodeScripts(PreTokenizer):
@@ -43,6 +46,8 @@ _SCRIPT_TABLE: list[tuple[regex.Pattern[str], frozenset[int]]] = []
 def _script_table() -> tuple[regex.Pattern[str], frozenset[int]]:
     """One regex with a named group per script (``s<id>``), and the ids of Han and kana."""
     if not _SCRIPT_TABLE:
+        import regex
+
         try:
             from regex import _regex_core
 

@@ -7,11 +7,10 @@ import re
 
 from ..tokenizer.offsets import NormalizedString, Span
 from .base import (
-    _NON_WS_RUN_RE,
-    _WS_TILES_RE,
     Anchor,
     PreTokenizer,
     _cut,
+    _pattern,
     _span_pieces,
     _split_each,
     _split_many_on,
@@ -74,7 +73,8 @@ class WhitespaceSplit(PreTokenizer):
     type_name = "WhitespaceSplit"
 
     def split(self, ns: NormalizedString) -> list[NormalizedString]:
-        return _cut(ns, [m.span() for m in _NON_WS_RUN_RE.finditer(ns.text)])
+        return _cut(ns, [m.span() for m in _pattern("_NON_WS_RUN_RE").finditer(ns.text)])
 
     def split_many(self, texts: list[str], anchors: list[Anchor]) -> tuple[list[str], list[Anchor]]:
-        return _split_many_on(_WS_TILES_RE, _NON_WS_RUN_RE, self, texts, anchors)
+        tiles, runs = _pattern("_WS_TILES_RE"), _pattern("_NON_WS_RUN_RE")
+        return _split_many_on(tiles, runs, self, texts, anchors)

@@ -14,7 +14,6 @@ Not handled here: caching and the unknown-token policy checks.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -133,6 +132,8 @@ def _merge_heap(
     dropout: float,
     rand: Callable[[], float] | None,
 ) -> tuple[list[int], list[int]]:
+    import heapq
+
     n = len(ids)
     c = list(ids)
     ln = list(lens)

@@ -12,7 +12,6 @@ Not handled here: fusing unknowns, byte fallback, offsets, caching (see
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections.abc import Callable, Iterator, Sequence
 
@@ -164,6 +163,8 @@ def nbest(
         return []
     if size == 0:
         return [(([], []), 0.0)]
+    import heapq
+
     ends = lattice(text, trie, scores, unk_id, unk_score)
     # kbest[e]: up to n entries (score, start, rank of the entry at start, id), best first.
     kbest: list[list[tuple[float, int, int, int]]] = [[] for _ in range(size + 1)]

@@ -17,19 +17,20 @@ import functools
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
-
-import regex
+from typing import TYPE_CHECKING, Any
 
 from ..errors import FormatError, VocabularyError
 from ..normalizers import RUST_WHITESPACE
 from .offsets import Span
 
+if TYPE_CHECKING:
+    import regex
+
 __all__ = ["AddedToken", "AddedVocabulary", "trie_pattern"]
 
+# ``regex`` is imported where a pattern is built: ``import codetok`` does not load it.
 
-@dataclass(eq=True)
+
 class AddedToken:
     """A token added on top of the model's vocabulary.
 
@@ -45,6 +46,11 @@ class AddedToken:
     False
     """
 
+    # What a dataclass of these fields would generate, written out (``dataclasses`` imports
+    # ``inspect``, which ``import codetok`` does not load): the constructor, ``repr``,
+    # ``==`` on all fields, and the fields in order for ``match``.
+    __match_args__ = ("content", "single_word", "lstrip", "rstrip", "normalized", "special")
+
     content: str
     single_word: bool = False
     lstrip: bool = False
@@ -52,13 +58,39 @@ class AddedToken:
     normalized: bool | None = None
     special: bool = False
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        content: str,
+        single_word: bool = False,
+        lstrip: bool = False,
+        rstrip: bool = False,
+        normalized: bool | None = None,
+        special: bool = False,
+    ) -> None:
+        self.content = content
+        self.single_word = single_word
+        self.lstrip = lstrip
+        self.rstrip = rstrip
+        self.normalized = normalized
+        self.special = special
         if not isinstance(self.content, str) or not self.content:
             raise VocabularyError(
                 f"an added token needs non-empty string content, got {self.content!r}"
             )
         if self.normalized is None:
             self.normalized = not self.special
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__match_args__)
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"{type(self).__qualname__}({args})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return self.content
@@ -98,9 +130,12 @@ class AddedToken:
 def trie_pattern(words: Iterable[str]) -> str:
     """A regex matching any of ``words``, longest alternative first at each position.
 
+    >>> import regex
     >>> regex.findall(trie_pattern(["<a>", "<ab>", "b"]), "x<ab>b")
     ['<ab>', 'b']
     """
+    import regex
+
     words = list(words)
     trie: dict[str, Any] = {}
     for w in words:
@@ -133,6 +168,8 @@ def _is_word_char(c: str) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _word_char_re() -> regex.Pattern[str]:
+    import regex
+
     from ..unicode.generated import bert_tables as bu
     from ..unicode.hf_regex import fast_class
 
@@ -155,6 +192,8 @@ class _Matcher:
     def regex(self) -> regex.Pattern[str] | None:
         """The compiled trie (``None``: no contents)."""
         if self._regex is None and self.ids:
+            import regex
+
             self._regex = regex.compile(trie_pattern(self.ids))
         return self._regex
 

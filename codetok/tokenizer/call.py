@@ -24,7 +24,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigurationError
-from .call_arrays import array_call
 from .encoding import BatchEncoding, Encoding
 from .truncation import (
     TRUNCATION_STRATEGIES,
@@ -133,6 +132,8 @@ def _arrays(
 ) -> BatchEncoding | None:
     """The answer straight from the native arrays (:func:`array_call`), its encodings
     made by the general path only when read; ``None`` when the general path must run."""
+    from .call_arrays import array_call
+
     pad_strategy, trunc_strategy, truncation_side = strategy
     return array_call(
         tok,

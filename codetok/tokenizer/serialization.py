@@ -27,7 +27,6 @@ entry points (:mod:`codetok.formats.hf_json`).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -155,6 +154,8 @@ def json_text(data: Any, pretty: bool = False) -> str:
     >>> json_text({"\\ud800": 1, "é": 2})
     '{"\\\\ud800": 1, "é": 2}'
     """
+    import json
+
     text = json.dumps(data, ensure_ascii=False, indent=2 if pretty else None)
     try:  # no surrogate at all (the common case): a C-speed check instead of the regex scan
         text.encode("utf-8")

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 from ..components.base import CHANGES
@@ -827,6 +826,8 @@ class Tokenizer:
             skip = self._batch_skip(items, allowed_special, disallowed_special, call.added)
             encodings = self._native_batch(plan, items, skip, add_special_tokens, num_threads, call)
         elif num_threads and num_threads > 1 and len(items) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(num_threads) as ex:
                 encodings = list(ex.map(one, items))
         else:
