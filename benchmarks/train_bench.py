@@ -11,6 +11,12 @@ higher is better.
 
     python benchmarks/train_bench.py --mb 20 --bpe-vocab 32000 --unigram-vocab 16000
     python benchmarks/train_bench.py --mb 20 --skip unigram     # BPE and WordPiece only
+    python benchmarks/train_bench.py --sizes 1 3 --bpe-vocab 8000 --wordpiece-vocab 8000 \
+        --unigram-vocab 8000                                    # small corpora, one table
+
+``--sizes`` runs every size in turn (fixed costs dominate small corpora: start-up, import,
+the first pass) and ends with one table of the time ratios, a row per size. Times include
+the import of each library (a fresh process each), as a user waits for them.
 """
 
 from __future__ import annotations
@@ -102,7 +108,7 @@ elif kind == "codetok-unigram":
     tok = Tokenizer(Unigram(), pre_tokenizer=pre_tokenizers.Metaspace(),
                     decoder=decoders.Metaspace())
     train(tok, [corpus], UnigramTrainer(vocab_size=vocab,
-          special_tokens=["<unk>", "<s>", "</s>"], show_progress=True), num_workers=workers)
+          special_tokens=["<unk>", "<s>", "</s>"], show_progress=False), num_workers=workers)
     size = tok.get_vocab_size()
     encode = lambda lines: len(tok.encode_ordinary_batch(lines, flat=True)[0])
 dt = time.perf_counter() - t
@@ -157,7 +163,26 @@ def main() -> None:
     )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--skip", nargs="*", default=[], choices=["bpe", "wordpiece", "unigram"])
+    ap.add_argument("--sizes", nargs="+", type=float, help="corpus sizes (MB), one after another")
     args = ap.parse_args()
+    if not args.sizes:
+        one_size(args)
+        return
+    table = []
+    for mb in args.sizes:
+        args.mb = mb
+        print(f"\n== {mb:g} MB")
+        table.append((mb, one_size(args)))
+    print("\ntime ratio codetok / peer (lower is faster):")
+    names = sorted({k for _, r in table for k in r})
+    print("  MB     " + "  ".join(f"{n:>10s}" for n in names))
+    for mb, ratios in table:
+        print(f"  {mb:<6g} " + "  ".join(f"{ratios.get(n, float('nan')):10.2f}" for n in names))
+
+
+def one_size(args: argparse.Namespace) -> dict[str, float]:
+    """One corpus of ``args.mb`` MB through every trainer; the time ratio per model."""
+    ratios: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         corpus = os.path.join(tmp, "stdlib.py.txt")
         size = build_corpus(corpus, args.mb)
@@ -166,6 +191,7 @@ def main() -> None:
             print(f"BPE, vocab {args.bpe_vocab}:")
             hf = run("hf-bpe", corpus, args.bpe_vocab, args.workers)
             ct = run("codetok-bpe", corpus, args.bpe_vocab, args.workers)
+            ratios["BPE"] = ct["seconds"] / hf["seconds"]
             print(
                 f"  ratio codetok/HF: time x{ct['seconds'] / hf['seconds']:.2f}, "
                 f"memory x{ct['peak_rss_mb'] / hf['peak_rss_mb']:.2f}"
@@ -174,6 +200,7 @@ def main() -> None:
             print(f"WordPiece (BERT normalizer and pre-tokenizer), vocab {args.wordpiece_vocab}:")
             hf = run("hf-wordpiece", corpus, args.wordpiece_vocab, args.workers)
             ct = run("codetok-wordpiece", corpus, args.wordpiece_vocab, args.workers)
+            ratios["WordPiece"] = ct["seconds"] / hf["seconds"]
             print(
                 f"  ratio codetok/HF: time x{ct['seconds'] / hf['seconds']:.2f}, "
                 f"memory x{ct['peak_rss_mb'] / hf['peak_rss_mb']:.2f}"
@@ -189,11 +216,13 @@ def main() -> None:
             print(f"Unigram, vocab {args.unigram_vocab} (held out: {hsize / 1e6:.1f} MB):")
             sp = run("spm-unigram", ucorpus, args.unigram_vocab, args.workers, held_out)
             ct = run("codetok-unigram", ucorpus, args.unigram_vocab, args.workers, held_out)
+            ratios["Unigram"] = ct["seconds"] / sp["seconds"]
             print(
                 f"  ratio codetok/sentencepiece: time x{ct['seconds'] / sp['seconds']:.2f}, "
                 f"memory x{ct['peak_rss_mb'] / sp['peak_rss_mb']:.2f}, held-out bytes/token "
                 f"x{ct['held_out_bytes_per_token'] / sp['held_out_bytes_per_token']:.4f}"
             )
+    return ratios
 
 
 if __name__ == "__main__":
