@@ -23,10 +23,8 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain
+from itertools import accumulate, chain
 from typing import Any
-
-import numpy as np
 
 from codetok.engine import native as _backend
 from codetok.errors import ConfigurationError
@@ -90,18 +88,17 @@ def train_merges(
             prefix=prefix,
             on_merge=on_merge,
         )
+    # Flat int32/int64 buffers (array.array: no numpy import for a small corpus).
     if isinstance(words, tuple):
-        symbols = np.asarray(words[0], np.int32)
-        offsets = np.asarray(words[1], np.int64)
+        symbols = words[0] if _typed(words[0], "i") else array("i", words[0])
+        offsets = words[1] if _typed(words[1], "q") else array("q", words[1])
     else:
-        lengths = np.fromiter(map(len, words), np.int64, len(words))
-        offsets = np.zeros(len(words) + 1, np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        symbols = np.fromiter(chain.from_iterable(words), np.int32, int(offsets[-1]))
+        offsets = array("q", accumulate(map(len, words), initial=0))
+        symbols = array("i", chain.from_iterable(words))
     table, fresh = _backend.core().train_bpe_merges(
         symbols,
         offsets,
-        np.asarray(counts, np.int64),
+        counts if _typed(counts, "q") else array("q", counts),
         id_to_word,
         vocab_size,
         min_frequency,
@@ -113,7 +110,12 @@ def train_merges(
     for token in fresh:
         word_to_id[token] = len(id_to_word)
         id_to_word.append(token)
-    return [(a, b, i, c) for a, b, i, c in table.tolist()]
+    return table
+
+
+def _typed(values: Any, code: str) -> bool:
+    """Whether ``values`` is an ``array.array`` of typecode ``code`` (passed as it is)."""
+    return isinstance(values, array) and values.typecode == code
 
 
 class BpeTrainer(Trainer):

@@ -31,8 +31,6 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-import numpy as np
-
 from codetok.engine import native as _backend
 from codetok.errors import ConfigurationError, TrainingError
 from codetok.models.base import Model
@@ -134,6 +132,8 @@ def train_pieces(
     if not _backend.native():
         return _kernel.train_pieces(words, counts, required, on_step=on_step, **options)
     chars = [c for c, _ in required]
+    import numpy as np  # on first use: importing it costs more than a small corpus
+
     return _backend.core().train_unigram_pieces(  # type: ignore[no-any-return]
         words,
         np.asarray(counts, np.int64),

@@ -16,7 +16,6 @@ Not handled here: what a piece is (the tokenizer's ``pre_tokenize`` decides) and
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -222,6 +221,8 @@ def count_words(
                 _add(total, _count_batch(pieces, batch))
                 bar.update(size(batch))
         return total
+    import multiprocessing  # worker processes only
+
     if mp_context is None:
         mp_context = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(mp_context)

@@ -30,21 +30,35 @@ py::str str_of(const std::u32string& s) {
 }
 
 // Reference: codetok._reference.bpe_train.train_merges, over flat words.
-py::tuple train_bpe_merges(py::array_t<int32_t, py::array::c_style | py::array::forcecast> symbols,
-                           py::array_t<int64_t, py::array::c_style | py::array::forcecast> offsets,
-                           py::array_t<int64_t, py::array::c_style | py::array::forcecast> counts,
-                           const py::list& tokens, size_t vocab_size, int64_t min_frequency,
-                           py::object max_token_length, py::object prefix, py::object on_merge,
-                           size_t every) {
+// The integers of a one-dimensional buffer of ``T`` (``array.array``, bytes of a numpy
+// array): the BPE trainer takes its words without numpy, which costs more to import than
+// training a small corpus takes.
+template <class T>
+std::vector<T> buffer_values(const py::buffer& b, const char* name) {
+    const py::buffer_info info = b.request();
+    const char kind = info.format.empty() ? '?' : info.format.back();
+    const bool integral = kind == 'b' || kind == 'h' || kind == 'i' || kind == 'l' || kind == 'q';
+    if (info.ndim != 1 || info.itemsize != static_cast<py::ssize_t>(sizeof(T)) || !integral ||
+        (info.shape[0] > 1 && info.strides[0] != info.itemsize))
+        throw py::type_error(std::string(name) + " must be a contiguous buffer of " +
+                             std::to_string(8 * sizeof(T)) + "-bit signed integers");
+    const T* p = static_cast<const T*>(info.ptr);
+    return std::vector<T>(p, p + info.shape[0]);
+}
+
+py::tuple train_bpe_merges(const py::buffer& symbols, const py::buffer& offsets,
+                           const py::buffer& counts, const py::list& tokens, size_t vocab_size,
+                           int64_t min_frequency, py::object max_token_length, py::object prefix,
+                           py::object on_merge, size_t every) {
     codetok::BpeWords words;
-    words.symbols.assign(symbols.data(), symbols.data() + symbols.size());
-    words.offsets.reserve(static_cast<size_t>(offsets.size()));
-    for (py::ssize_t i = 0; i < offsets.size(); ++i) {
-        const int64_t o = offsets.data()[i];
+    words.symbols = buffer_values<int32_t>(symbols, "symbols");
+    const std::vector<int64_t> ends = buffer_values<int64_t>(offsets, "offsets");
+    words.offsets.reserve(ends.size());
+    for (const int64_t o : ends) {
         if (o < 0) throw py::value_error("word offsets must not be negative");
         words.offsets.push_back(static_cast<uint64_t>(o));
     }
-    words.counts.assign(counts.data(), counts.data() + counts.size());
+    words.counts = buffer_values<int64_t>(counts, "counts");
     std::vector<std::u32string> vocab;
     vocab.reserve(tokens.size());
     for (const py::handle& t : tokens) vocab.push_back(u32_of(t));
@@ -76,14 +90,11 @@ py::tuple train_bpe_merges(py::array_t<int32_t, py::array::c_style | py::array::
     }
     if (failure) std::rethrow_exception(failure);
 
-    py::array_t<int64_t> table({static_cast<py::ssize_t>(merges.size()), py::ssize_t{4}});
-    auto m = table.mutable_unchecked<2>();
+    py::list table(merges.size());
     for (size_t i = 0; i < merges.size(); ++i) {
-        const auto k = static_cast<py::ssize_t>(i);
-        m(k, 0) = merges[i].left;
-        m(k, 1) = merges[i].right;
-        m(k, 2) = merges[i].id;
-        m(k, 3) = merges[i].count;
+        const codetok::BpeMerge& g = merges[i];
+        PyList_SET_ITEM(table.ptr(), static_cast<py::ssize_t>(i),
+                        py::make_tuple(g.left, g.right, g.id, g.count).release().ptr());
     }
     py::list fresh;
     const auto& all = trainer->tokens();
