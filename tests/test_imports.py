@@ -125,6 +125,20 @@ def test_a_path_that_needs_a_module_imports_it(module, setup, step, expected):
     assert out.stdout.splitlines() == [expected, "True"]
 
 
+def test_bpe_and_wordpiece_training_need_no_numpy():
+    """Importing numpy costs more than training on a small corpus takes (issue 33)."""
+    code = (
+        "import sys, warnings; warnings.simplefilter('ignore')\n"
+        "from codetok.trainers import train_bpe, train_wordpiece\n"
+        "texts = ['low lower lowest newer wider ' * 3] * 50\n"
+        "assert train_bpe(texts=texts, vocab_size=280).get_vocab_size() > 256\n"
+        "assert train_wordpiece(texts=texts, vocab_size=60).get_vocab_size() > 5\n"
+        "print('numpy' in sys.modules, 'multiprocessing' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
 def test_import_codetok_does_not_import_optional_modules():
     code = f"import sys, codetok\nprint([m for m in {LAZY!r} if m in sys.modules])\n"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
