@@ -130,9 +130,9 @@ def test_bpe_and_wordpiece_training_need_no_numpy():
     code = (
         "import sys, warnings; warnings.simplefilter('ignore')\n"
         "from codetok.trainers import train_bpe, train_wordpiece\n"
-        "texts = ['low lower lowest newer wider ' * 3] * 50\n"
-        "assert train_bpe(texts=texts, vocab_size=280).get_vocab_size() > 256\n"
-        "assert train_wordpiece(texts=texts, vocab_size=60).get_vocab_size() > 5\n"
+        "texts = [f'word{i} token{i * 7} lower{i % 13}' for i in range(300)]\n"
+        "assert train_bpe(texts=texts, vocab_size=300).get_vocab_size() == 300\n"
+        "assert train_wordpiece(texts=texts, vocab_size=60).get_vocab_size() == 60\n"
         "print('numpy' in sys.modules, 'multiprocessing' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
