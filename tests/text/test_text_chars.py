@@ -183,3 +183,38 @@ def test_grapheme_mode_agrees_with_hf_outside_indic_conjuncts(hf_tokenizers, tmp
         got, want = tok.encode(text), hf.encode(text)
         assert got.tokens == want.tokens
         assert got.offsets == [tuple(o) for o in want.offsets]
+
+
+LATIN_AND_MARKS = st.lists(
+    st.sampled_from(
+        [
+            "a",
+            "é",
+            "À",
+            "\u00a0",
+            "\u0100",
+            "\u02ff",
+            "\u0300",
+            "\u0301",
+            "\u212b",
+            "e",
+            " ",
+            "x\u0308",
+            "\U0001f600",
+            "\ud800",
+        ]
+    ),
+    max_size=20,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(LATIN_AND_MARKS, st.sampled_from(["nfc", None]))
+def test_native_code_point_mode_equals_the_python_pipeline(text, normalizer):
+    """A stretch NFC leaves as it is (all below U+0300) skips the normalizer natively."""
+    tok = char_tokenizer(corpus=["aéÀ\u00a0\u0100\u02ffe x"], normalizer=normalizer)
+    assert tok.engine == "native", tok.engine_reason
+    got = tok.encode(text)
+    with python_pipeline():
+        want = tok.encode(text)
+    assert encoding_state(got) == encoding_state(want)

@@ -65,6 +65,19 @@ class NormSteps {
     NormSteps(std::vector<NormStep> steps, const std::vector<Cp>& whitespace);
 
     bool empty() const { return steps_.empty(); }
+    // A text whose chars are all below this leaves every step unchanged (0: no such bound):
+    // only Unicode forms qualify, chars below U+0300 are NFC, below U+00C0 NFD, below U+00A0
+    // NFKC and NFKD (no decomposition, nothing to compose with).
+    Cp identity_below() const {
+        Cp bound = steps_.empty() ? 0 : 0x110000;
+        for (const NormStep& s : steps_) {
+            Cp own = 0;
+            if (s.kind == NormStep::kUnicode)
+                own = s.compat ? 0xA0 : (s.compose ? 0x300 : 0xC0);
+            if (own < bound) bound = own;
+        }
+        return bound;
+    }
     // Run every step on ``text`` in place.
     void run(NormalizedText& text, NormStepsScratch& w) const;
     // Every step on the stretch ``t[a:b]`` into ``out`` (``src`` counted from ``a``).
