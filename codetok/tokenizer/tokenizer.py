@@ -947,11 +947,12 @@ class Tokenizer:
                 if out is not None:
                     return out
             else:
-                lists = plan.core.encode_ids_batch(texts, skip_ids, threads)
-                return [
-                    ids if ids is not None else self._encode_one(t, 0, None, skip, call).ids
-                    for t, ids in zip(texts, lists)
-                ]
+                with gc_paused():  # a list per text, none in a cycle (engine/collector.py)
+                    lists = plan.core.encode_ids_batch(texts, skip_ids, threads)
+                    return [
+                        ids if ids is not None else self._encode_one(t, 0, None, skip, call).ids
+                        for t, ids in zip(texts, lists)
+                    ]
         lists = [self._encode_one(t, 0, None, skip, call).ids for t in texts]
         if not flat:
             return lists
