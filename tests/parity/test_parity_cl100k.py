@@ -129,3 +129,17 @@ def test_saved_json_reloads_in_codetok(saved_json, enc):
         assert again.encode(text, allowed_special="all").ids == enc.encode(
             text, allowed_special="all"
         )
+
+
+def test_a_text_with_more_distinct_pieces_than_the_cache_holds_matches_tiktoken(cl100k_path, enc):
+    """100k distinct words in one text: the plan's piece cache grows past its first size
+    (32k pieces) and then starts over; every id stays tiktoken's."""
+    import random
+
+    rng = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyzéß"
+    words = ["".join(rng.choice(letters) for _ in range(rng.randint(3, 9))) for _ in range(100_000)]
+    text = " ".join(words) + "\n" + " ".join(words[:5000])
+    tok = tokenizer_from_tiktoken(cl100k_path)  # a fresh plan: its cache starts small
+    assert tok.encode_ordinary(text) == enc.encode_ordinary(text)
+    assert tok.encode(text).ids == enc.encode_ordinary(text)

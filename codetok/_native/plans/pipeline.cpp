@@ -61,7 +61,14 @@ bool PieceCache::find(const Cp* s, size_t n, uint64_t h, const int32_t*& ids,
 void PieceCache::put(const Cp* s, size_t n, uint64_t h, const std::vector<int32_t>& ids,
                      const std::vector<int64_t>& lens) {
     if (n == 0 || n > kMaxKeyChars / 64) return;
-    if (count_ >= max_entries_ || keys_.size() + n > kMaxKeyChars) clear();
+    if (keys_.size() + n > kMaxKeyChars) {
+        clear();
+    } else if (count_ >= max_entries_) {
+        if (slots_.size() < kMaxSlots)
+            grow();
+        else
+            clear();
+    }
     size_t i = mix64(h) & mask_;
     while (slots_[i].key_len != 0) i = (i + 1) & mask_;
     Slot& sl = slots_[i];
@@ -74,6 +81,19 @@ void PieceCache::put(const Cp* s, size_t n, uint64_t h, const std::vector<int32_
     ids_.insert(ids_.end(), ids.begin(), ids.end());
     lens_.insert(lens_.end(), lens.begin(), lens.end());
     ++count_;
+}
+
+void PieceCache::grow() {
+    HugeVector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    mask_ = slots_.size() - 1;
+    max_entries_ = slots_.size() / 2;
+    for (const Slot& sl : old) {
+        if (sl.key_len == 0) continue;
+        size_t i = mix64(sl.hash) & mask_;
+        while (slots_[i].key_len != 0) i = (i + 1) & mask_;
+        slots_[i] = sl;
+    }
 }
 
 void PieceCache::clear() {

@@ -40,8 +40,10 @@ namespace codetok {
 // separate table keyed by the packed characters, so a hit costs one probe.
 class PieceCache {
   public:
-    // ``slot_bits``: the table has ``1 << slot_bits`` slots and holds half as many pieces
-    // before it starts over.
+    // ``slot_bits``: the table has ``1 << slot_bits`` slots and holds half as many pieces;
+    // full, it doubles up to ``kMaxSlots`` slots (a big text or batch with many distinct
+    // pieces: 4 MB of code has about 60k, and a table that started over every 32k pieces
+    // merged each again), then starts over.
     explicit PieceCache(unsigned slot_bits = 16)
         : mask_((size_t{1} << slot_bits) - 1),
           max_entries_(size_t{1} << (slot_bits - 1)),
@@ -115,6 +117,8 @@ class PieceCache {
         return mix64(k.lo * 0x9E3779B97F4A7C15ULL ^ k.hi) & (kShortSlots - 1);
     }
     void clear();
+    void grow();
+    static constexpr size_t kMaxSlots = size_t{1} << 18;
     static constexpr size_t kShortSlots = size_t{1} << 15;
     static constexpr size_t kMaxKeyChars = size_t{1} << 22;
     size_t mask_, max_entries_;
