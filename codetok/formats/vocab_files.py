@@ -34,6 +34,7 @@ __all__ = [
     "read_vocab_txt",
     "read_wordpiece_vocab",
     "write_vocab_txt",
+    "vocab_txt_text",
     "read_vocab_json",
     "read_merges_txt",
     "read_json_object",
@@ -130,16 +131,55 @@ def read_wordpiece_vocab(path: str | os.PathLike[str], unk_token: str) -> dict[s
     return vocab
 
 
+def vocab_txt_text(vocab: dict[str, int], path: str | None = None) -> str:
+    """The text of a ``vocab.txt`` of ``vocab`` (tokens ordered by id, one per line), once
+    it is sure to read back as the same vocabulary.
+
+    Args:
+        vocab: token -> id; ids must be exactly ``0 .. len(vocab) - 1``.
+        path: the file it is for (only named in the messages).
+
+    Raises:
+        FormatError: ids have gaps, or a token holds a line break, ends in whitespace or
+            holds a lone surrogate (none survives the format).
+
+    >>> vocab_txt_text({"a": 0, "##b": 1})
+    'a\\n##b\\n'
+    """
+    by_id = sorted(vocab.items(), key=lambda kv: kv[1])
+    if [i for _, i in by_id] != list(range(len(by_id))):
+        raise FormatError(
+            "vocab.txt stores ids as line numbers, so ids must be 0..n-1 without gaps",
+            path=path,
+        )
+    for tok, i in by_id:
+        if "\n" in tok or tok != tok.rstrip(_WS):
+            raise FormatError(
+                f"token {tok!r} (id {i}) holds a line break (newline) or trailing whitespace, "
+                "which vocab.txt cannot store; save a tokenizer.json instead",
+                path=path,
+            )
+    text = "".join(tok + "\n" for tok, _ in by_id)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise FormatError(
+            f"token {e.object[max(0, e.start - 20) : e.end + 20]!r} holds a lone surrogate, "
+            "which has no UTF-8 form; save a tokenizer.json instead",
+            path=path,
+        ) from None
+    return text
+
+
 def write_vocab_txt(vocab: dict[str, int], path: str | os.PathLike[str]) -> None:
-    """Write a ``vocab.txt`` (tokens ordered by id, one per line).
+    """Write a ``vocab.txt`` (tokens ordered by id, one per line; see :func:`vocab_txt_text`).
 
     Args:
         vocab: token -> id; ids must be exactly ``0 .. len(vocab) - 1``.
         path: the file to write.
 
     Raises:
-        FormatError: ids have gaps, or a token holds a newline or ends in whitespace
-            (neither survives the format).
+        FormatError: the vocabulary does not survive the format; nothing is written.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "vocab.txt"
@@ -147,21 +187,9 @@ def write_vocab_txt(vocab: dict[str, int], path: str | os.PathLike[str]) -> None
     >>> p.read_text()
     'a\\nb\\n'
     """
-    by_id = sorted(vocab.items(), key=lambda kv: kv[1])
-    if [i for _, i in by_id] != list(range(len(by_id))):
-        raise FormatError(
-            "vocab.txt stores ids as line numbers, so ids must be 0..n-1 without gaps",
-            path=os.fspath(path),
-        )
-    for tok, i in by_id:
-        if "\n" in tok or tok != tok.rstrip(_WS):
-            raise FormatError(
-                f"token {tok!r} (id {i}) holds a newline or trailing whitespace, which "
-                "vocab.txt cannot store; save a tokenizer.json instead",
-                path=os.fspath(path),
-            )
+    text = vocab_txt_text(vocab, os.fspath(path))
     with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write("".join(tok + "\n" for tok, _ in by_id))
+        f.write(text)
 
 
 def read_json_object(path: str | os.PathLike[str], what: str = "JSON file") -> dict[str, Any]:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError
+from ..formats.vocab_files import vocab_txt_text
 from ..formats.writing import atomic_output
 
 __all__ = ["save_model"]
@@ -66,28 +67,6 @@ def _merges_txt(merges: Iterable[tuple[str, str]], file: str) -> str:
     return "".join(lines)
 
 
-def _vocab_txt(vocab: dict[str, int], file: str) -> str:
-    from ..normalizers import RUST_WHITESPACE
-
-    lines = []
-    for expected, (token, tid) in enumerate(_by_id(vocab)):
-        if tid != expected:
-            raise FormatError(
-                f"cannot write {file}: the ids have a gap or a repeat at {expected} (token "
-                f"{token!r} has id {tid}), and a vocab.txt gives each token its line number; "
-                "save a vocab.json (WordLevel) or the tokenizer.json instead"
-            )
-        if "\n" in token or "\r" in token or (token and token[-1] in RUST_WHITESPACE):
-            raise FormatError(
-                f"cannot write {file}: the token {token!r} holds a line break or ends in "
-                "whitespace, which a vocab.txt line cannot carry; save the tokenizer.json "
-                "instead"
-            )
-        _utf8(token, file)
-        lines.append(token + "\n")
-    return "".join(lines)
-
-
 def _contents(model: Any, prefix: str | None) -> list[tuple[str, str, bool]]:
     """``(file name, text, is JSON)`` for each file ``model`` saves as."""
     kind = model.type_name
@@ -101,7 +80,7 @@ def _contents(model: Any, prefix: str | None) -> list[tuple[str, str, bool]]:
         return [(_name(prefix, "vocab.json"), _vocab_json(model.get_vocab()), True)]
     if kind == "WordPiece":
         name = _name(prefix, "vocab.txt")
-        return [(name, _vocab_txt(model.get_vocab(), name), False)]
+        return [(name, vocab_txt_text(model.get_vocab(), name), False)]
     if kind == "Unigram":
         text = json.dumps(model.to_dict(), ensure_ascii=False, indent=2)
         return [(_name(prefix, "unigram.json"), text, True)]
