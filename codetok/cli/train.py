@@ -53,19 +53,20 @@ EPILOG = """examples:
 
 
 def _files(inputs: list[str], prose_only: bool) -> list[str]:
-    """The files under ``inputs`` (folders walked, hidden entries skipped)."""
+    """The files given and those under the folders given (with ``prose_only``, the prose
+    ones of each folder)."""
+    from ..trainers.word_counts import folder_files
+
     out = []
     for item in inputs:
         if not os.path.isdir(item):
             out.append(item)
             continue
-        for root, dirs, names in os.walk(item):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            for n in sorted(names):
-                if not n.startswith(".") and (
-                    not prose_only or Path(n).suffix.lower() in PROSE_EXTENSIONS
-                ):
-                    out.append(os.path.join(root, n))
+        out.extend(
+            f
+            for f in folder_files(item)
+            if not prose_only or Path(f).suffix.lower() in PROSE_EXTENSIONS
+        )
     return out
 
 

@@ -24,12 +24,19 @@ from typing import Any
 from codetok.errors import ConfigurationError, NotFoundError, TrainingError
 from codetok.trainers.base import progress
 
-__all__ = ["resolve_files", "iter_file_lines", "count_words", "PieceFunction"]
+__all__ = ["folder_files", "resolve_files", "iter_file_lines", "count_words", "PieceFunction"]
 
 #: Turns one text into the pieces to count.
 PieceFunction = Callable[[str], Iterable[str]]
 
 DEFAULT_BATCH_LINES = 4096
+
+
+def folder_files(folder: str) -> Iterator[str]:
+    """Every file under ``folder``, sorted, hidden files and folders left out."""
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        yield from (os.path.join(root, n) for n in sorted(names) if not n.startswith("."))
 
 
 def resolve_files(files: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[str]:
@@ -58,9 +65,7 @@ def resolve_files(files: str | os.PathLike[str] | Iterable[str | os.PathLike[str
     for f in files:
         path = os.fspath(f)
         if os.path.isdir(path):
-            for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                out.extend(os.path.join(root, n) for n in sorted(names) if not n.startswith("."))
+            out.extend(folder_files(path))
         elif os.path.exists(path):
             out.append(path)
         else:

@@ -4,7 +4,7 @@
 // Freshly mapped memory costs a page fault per 4 KiB page, the kernel zeroing it and
 // charging it to the process: for a 4 MB text (a million tokens, 24 MB of arrays) that was
 // as much again as encoding it, so ``encode`` took twice ``encode_ordinary``. Blocks of
-// 1 MiB and more go to 2 MiB-aligned memory offered as transparent huge pages, and when
+// 1 MiB and more go to huge-page memory (huge_pages.hpp's ``huge_alloc``), and when
 // freed the last few (at most ``kKeep``, ``kKeepBytes`` in all) are kept for the next block
 // they fit (not more than twice its size). Smaller blocks are plain ``malloc``.
 #pragma once
@@ -16,16 +16,13 @@
 #include <utility>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "kernels/huge_pages.hpp"
 
 namespace codetok {
 
 class BlockPool {
   public:
     static constexpr size_t kLarge = size_t{1} << 20;
-    static constexpr size_t kHuge = size_t{2} << 20;
     static constexpr size_t kKeep = 4;
     static constexpr size_t kKeepBytes = size_t{128} << 20;
 
@@ -54,13 +51,7 @@ class BlockPool {
                 return p;
             }
         }
-        size = (bytes + kHuge - 1) / kHuge * kHuge;
-        void* p = std::aligned_alloc(kHuge, size);
-        if (p == nullptr) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        madvise(p, size, MADV_HUGEPAGE);  // advice only: a refusal changes nothing
-#endif
-        return p;
+        return huge_alloc(bytes, size);
     }
 
     // Give back a block of ``take``: kept when large and there is room (the oldest kept

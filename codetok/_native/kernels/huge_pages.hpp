@@ -18,10 +18,22 @@
 
 namespace codetok {
 
+// ``bytes`` rounded up to whole 2 MiB pages (``size``), 2 MiB-aligned and offered to the
+// kernel as transparent huge pages; ``std::free`` frees it.
+inline void* huge_alloc(size_t bytes, size_t& size) {
+    constexpr size_t kHuge = size_t{2} << 20;
+    size = (bytes + kHuge - 1) / kHuge * kHuge;
+    void* p = std::aligned_alloc(kHuge, size);
+    if (p == nullptr) throw std::bad_alloc();
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    madvise(p, size, MADV_HUGEPAGE);  // advice only: a refusal changes nothing
+#endif
+    return p;
+}
+
 template <class T>
 struct HugePageAllocator {
     using value_type = T;
-    static constexpr size_t kHuge = size_t{2} << 20;
     static constexpr size_t kFrom = size_t{1} << 20;
 
     HugePageAllocator() = default;
@@ -36,13 +48,8 @@ struct HugePageAllocator {
             if (p == nullptr) throw std::bad_alloc();
             return static_cast<T*>(p);
         }
-        const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
-        void* p = std::aligned_alloc(kHuge, rounded);
-        if (p == nullptr) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        madvise(p, rounded, MADV_HUGEPAGE);  // advice only: a refusal changes nothing
-#endif
-        return static_cast<T*>(p);
+        size_t rounded = 0;
+        return static_cast<T*>(huge_alloc(bytes, rounded));
     }
     void deallocate(T* p, size_t) noexcept { std::free(p); }
 

@@ -62,18 +62,13 @@ void UnigramKernel::lattice(const Cp* s, size_t n, Lattice& out) const {
     out.end_of.clear();
     for (size_t st = 0; st < n; ++st) {
         bool single = false;
-        int32_t at = kRoot;
-        for (size_t e = st + 1; e <= n; ++e) {
-            at = child(at, s[e - 1]);
-            if (at < 0) break;
-            const int32_t tid = piece_[static_cast<size_t>(at)];
-            if (tid < 0) continue;
+        each_piece(s, st, n, [&](size_t e, int32_t tid) {
             out.start.push_back(static_cast<int64_t>(st));
             out.id.push_back(tid);
             out.score.push_back(scores_[static_cast<size_t>(tid)]);
             out.end_of.push_back(e);
             if (e == st + 1) single = true;
-        }
+        });
         if (!single && unk_id_ >= 0) {
             out.start.push_back(static_cast<int64_t>(st));
             out.id.push_back(unk_id_);
@@ -120,21 +115,15 @@ bool UnigramKernel::viterbi(const Cp* s, size_t n, std::vector<int64_t>& starts,
     for (size_t st = 0; st < n; ++st) {
         const double base = best[st];
         bool single = false;
-        int32_t at = kRoot;
-        for (size_t e = st + 1; e <= n; ++e) {
-            at = child(at, s[e - 1]);
-            if (at < 0) break;
-            const int32_t tid = piece_[static_cast<size_t>(at)];
-            if (tid >= 0) {
-                const double score = base + scores_[static_cast<size_t>(tid)];
-                if (back[e] < 0 || score > best[e]) {
-                    best[e] = score;
-                    back[e] = static_cast<int64_t>(st);
-                    node[e] = tid;
-                }
-                if (e == st + 1) single = true;
+        each_piece(s, st, n, [&](size_t e, int32_t tid) {
+            const double score = base + scores_[static_cast<size_t>(tid)];
+            if (back[e] < 0 || score > best[e]) {
+                best[e] = score;
+                back[e] = static_cast<int64_t>(st);
+                node[e] = tid;
             }
-        }
+            if (e == st + 1) single = true;
+        });
         if (!single) {
             const double score = base + unk_score_;
             if (back[st + 1] < 0 || score > best[st + 1]) {

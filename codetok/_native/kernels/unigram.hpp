@@ -84,6 +84,18 @@ class UnigramKernel {
             if (e.key == kEmpty) return -1;
         }
     }
+    // ``fn(e, id)`` for each piece equal to ``s[st:e]``, shorter first (the walk of the
+    // trie from ``st``, as the reference's ``PieceTrie.matches``).
+    template <class Fn>
+    void each_piece(const Cp* s, size_t st, size_t n, Fn&& fn) const {
+        int32_t at = kRoot;
+        for (size_t e = st + 1; e <= n; ++e) {
+            at = child(at, s[e - 1]);
+            if (at < 0) return;
+            const int32_t tid = piece_[static_cast<size_t>(at)];
+            if (tid >= 0) fn(e, tid);
+        }
+    }
     int32_t add_child(int32_t node, Cp c);
     void grow();
 
