@@ -8,6 +8,8 @@ columns, and the default code tokenizer decodes back to the source.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 from conftest import python_pipeline
 
@@ -17,6 +19,12 @@ from codetok.code.front.languages import get_grammar
 
 FIELDS = ("kinds", "node_types", "parent_types", "byte_starts", "byte_ends", "char_starts",
           "char_ends", "lines", "cols", "flags")  # fmt: skip
+
+
+@cache
+def default_tokenizer() -> CodeTokenizer:
+    """One default code tokenizer for every check (they only encode and decode with it)."""
+    return CodeTokenizer.default()
 
 
 def kinds(source: str, language: str) -> list[tuple[str, str]]:
@@ -51,6 +59,6 @@ def check_language(source: str | bytes, language: str) -> Lexemes:
     for name in FIELDS:
         assert np.array_equal(getattr(lx, name), getattr(reference, name)), (language, name)
     if isinstance(source, str):
-        tok = CodeTokenizer.default()
+        tok = default_tokenizer()
         assert tok.decode(tok.encode(source, language=language).ids) == source
     return lx

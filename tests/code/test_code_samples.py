@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _language_helpers import check_language
+from _language_helpers import check_language, default_tokenizer
 
-from codetok.code import CodeTokenizer, detect_language
+from codetok.code import detect_language
 
 SAMPLES = Path(__file__).resolve().parents[2] / "corpora" / "samples"
 FILES = sorted(p for p in SAMPLES.rglob("*") if p.is_file() and p.name != "README.md")
@@ -33,5 +33,5 @@ def test_real_file(path: Path) -> None:
     assert detect_language(data, path=path) == lang
     assert detect_language(data) == lang  # the content alone
     check_language(data, lang)
-    tok = CodeTokenizer.default()
+    tok = default_tokenizer()
     assert tok.decode(tok.encode(data, lang).ids, as_bytes=True) == data

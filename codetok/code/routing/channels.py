@@ -32,6 +32,29 @@ WORDPIECE_PREFIX = "\u2192"
 CACHE_SIZE = 65_536
 
 
+#: Each byte-level char's byte, indexed by code point (256: not in the alphabet).
+_CHAR_BYTES = np.full(max(map(ord, CHAR_TO_BYTE)) + 2, 256, np.uint16)
+_CHAR_BYTES[[ord(c) for c in CHAR_TO_BYTE]] = list(CHAR_TO_BYTE.values())
+
+
+def _alphabet_bytes(texts: list[str]) -> list[bytes]:
+    """``[unicode_to_bytes(t) for t in texts]``, a whole vocabulary at once: the chars of
+    every text mapped to their bytes in one array pass, the rare texts holding a char outside
+    the byte-level alphabet then done one by one."""
+    joined = "".join(texts)
+    cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), np.uint32)
+    mapped = _CHAR_BYTES[np.minimum(cps, len(_CHAR_BYTES) - 1)]
+    blob = mapped.astype(np.uint8).tobytes()
+    ends = np.cumsum(np.fromiter(map(len, texts), np.int64, len(texts))).tolist()
+    out = [blob[a:b] for a, b in zip([0, *ends], ends)]
+    if np.count_nonzero(mapped > 255):
+        outside = np.concatenate(([0], np.cumsum(mapped > 255)))
+        starts = np.array([0, *ends[:-1]], np.int64)
+        for i in np.flatnonzero(outside[ends] != outside[starts]).tolist():
+            out[i] = unicode_to_bytes(texts[i])
+    return out
+
+
 class Channel:
     """Encode byte strings with a tokenizer's model; decode ids to exact bytes.
 
@@ -67,33 +90,34 @@ class Channel:
         is_wordpiece = type(model).__name__ == "WordPiece"
         self.size = size
         self.tokens: list[str] = [""] * size
-        self.token_bytes: list[bytes] = [b""] * size
+        for token, tid in vocab.items():
+            self.tokens[tid] = token
         reserved = reserved or {}
         specials = {
             tok.content for tok in tokenizer.get_added_tokens_decoder().values() if tok.special
         }
-        byte_ids = [-1] * 256
-        for token, tid in vocab.items():
-            self.tokens[tid] = token
-            if token in reserved:
-                data = reserved[token].encode("utf-8")
-            elif token in specials:
-                data = b""
-            else:
-                body = token
-                if (
-                    is_wordpiece
-                    and prefix
-                    and token.startswith(prefix)
-                    and len(token) > len(prefix)
-                ):
-                    body = token[len(prefix) :]
-                data = unicode_to_bytes(body)
-                if len(body) == 1 and body in CHAR_TO_BYTE:
-                    b = CHAR_TO_BYTE[body]
-                    if byte_ids[b] < 0 or body == token:
-                        byte_ids[b] = tid
+        # Reserved tokens spell their surface, other special tokens nothing, the rest their
+        # byte-level text (a WordPiece continuation without its prefix).
+        fixed = {vocab[t]: b"" for t in specials if t in vocab}
+        fixed.update((vocab[t], s.encode("utf-8")) for t, s in reserved.items() if t in vocab)
+        ids = [tid for tid in vocab.values() if tid not in fixed]
+        bodies = [self.tokens[tid] for tid in ids]
+        if is_wordpiece and prefix:
+            cut = len(prefix)
+            bodies = [b[cut:] if len(b) > cut and b.startswith(prefix) else b for b in bodies]
+        self.token_bytes: list[bytes] = [b""] * size
+        for tid, data in zip(ids, _alphabet_bytes(bodies), strict=True):
             self.token_bytes[tid] = data
+        for tid, data in fixed.items():
+            self.token_bytes[tid] = data
+        # The single-byte token of each byte: the one spelled by its char alone, else a
+        # continuation of it (WordPiece).
+        byte_ids = [-1] * 256
+        singles = [(tid, body) for tid, body in zip(ids, bodies, strict=True) if len(body) == 1]
+        for tid, body in singles:
+            b = CHAR_TO_BYTE.get(body)
+            if b is not None and (byte_ids[b] < 0 or body == self.tokens[tid]):
+                byte_ids[b] = tid
         missing = [b for b in range(256) if byte_ids[b] < 0]
         if missing:
             raise VocabularyError(
@@ -102,7 +126,7 @@ class Channel:
                 "chars in its vocabulary (train with the byte-level alphabet)"
             )
         self.byte_ids = byte_ids
-        self.lengths = np.array([len(b) for b in self.token_bytes], np.int64)
+        self.lengths = np.fromiter(map(len, self.token_bytes), np.int64, size)
         unk = getattr(model, "unk_token", None)
         if unk is None and hasattr(model, "unk_id"):
             unk_id = model.unk_id
