@@ -3,8 +3,8 @@ and character tokenizers against ``list(text.encode())``, in one run.
 
 The text: ``--mb`` megabytes of the running interpreter's standard library (``*.py``) as one
 str (``--byte-mb`` for the byte and char rows). Each figure is the median of ``--repeat``
-runs in this process with the garbage collector on (the cl100k rows timed in turn within
-each round, with the best run too); quicktok's ids are checked equal to
+runs in this process with the garbage collector on (the rows of each part timed in turn
+within each round, with the best run too); quicktok's ids are checked equal to
 codetok's first. The last column says what reading a second view costs: ``ids_array``
 after ``ids`` (it is the native result's view, not a second conversion).
 
@@ -95,26 +95,31 @@ def main() -> None:
 
     small = read_text(args.byte_mb)
     smb = len(small.encode("utf-8")) / 1e6
-    base = median_seconds(lambda: list(small.encode()), args.repeat)
+    tokenizers = {
+        "byte_tokenizer()": byte_tokenizer(),
+        "char_tokenizer() (NFC)": char_tokenizer(corpus=[small]),
+    }
+    base = "list(text.encode())"
+    rows = {base: lambda: list(small.encode())}
+    rows.update({name: (lambda t=tok: t.encode(small).ids) for name, tok in tokenizers.items()})
+    timed = interleaved(rows, args.repeat)
     print(
-        f"byte and char tokenizers, one text of {smb:.2f} MB (list(text.encode()): "
-        f"{base * 1e3:.1f} ms):"
+        f"byte and char tokenizers, one text of {smb:.2f} MB, encode(t).ids against "
+        f"{base} ({timed[base][0] * 1e3:.1f} ms), timed in turn:"
     )
-    for name, tok in (
-        ("byte_tokenizer()", byte_tokenizer()),
-        ("char_tokenizer() (NFC)", char_tokenizer(corpus=[small])),
-    ):
-        ids = median_seconds(lambda t=tok: t.encode(small).ids, args.repeat)
+    for name, tok in tokenizers.items():
+        (med, best), (base_med, base_best) = timed[name], timed[base]
 
         def both(t=tok):
             enc = t.encode(small)
             _ = enc.ids  # the first view
             return enc
 
-        second = median_seconds(lambda: both().ids_array, args.repeat) - ids
+        second = median_seconds(lambda: both().ids_array, args.repeat) - med
         print(
-            f"  {name:24s} encode(t).ids {ids * 1e3:6.1f} ms: x{base / ids:.2f} the speed of "
-            f"list(text.encode()); ids_array after ids {max(second, 0) * 1e3:5.1f} ms more"
+            f"  {name:24s} {med * 1e3:6.1f} ms: x{base_med / med:.2f} the speed of {base} "
+            f"(best runs x{base_best / best:.2f}); ids_array after ids "
+            f"{max(second, 0) * 1e3:5.1f} ms more"
         )
 
 

@@ -44,10 +44,8 @@ struct Data {
 
     // A new Data holding a copy of ``out``'s results (its ids, offsets and words must be
     // as many): ``out`` is a per-thread buffer that keeps its capacity for the next text.
-    static Data* make(const Encoded& out) {
-        const size_t n = out.ids.size();
-        if (out.offsets.size() != 2 * n || out.words.size() != n)
-            throw std::logic_error("a native result without offsets or word ids");
+    // A new Data of ``n`` tokens, its columns not written yet.
+    static Data* make_empty(size_t n) {
         static_assert(sizeof(Data) % alignof(int64_t) == 0, "the offsets follow the header");
         size_t block = 0;
         void* mem = blocks().take(sizeof(Data) + n * (2 * sizeof(int64_t) + 2 * sizeof(int32_t)),
@@ -55,6 +53,17 @@ struct Data {
         Data* d = new (mem) Data();
         d->n = n;
         d->block = block;
+        return d;
+    }
+    int64_t* offsets_to_write() { return reinterpret_cast<int64_t*>(this + 1); }
+    int32_t* ids_to_write() { return reinterpret_cast<int32_t*>(offsets_to_write() + 2 * n); }
+    int32_t* words_to_write() { return ids_to_write() + n; }
+
+    static Data* make(const Encoded& out) {
+        const size_t n = out.ids.size();
+        if (out.offsets.size() != 2 * n || out.words.size() != n)
+            throw std::logic_error("a native result without offsets or word ids");
+        Data* d = make_empty(n);
         if (n != 0) {
             auto* b = reinterpret_cast<char*>(d + 1);
             std::memcpy(b, out.offsets.data(), 2 * n * sizeof(int64_t));
@@ -679,6 +688,12 @@ Layout parse_layout(const py::handle& layout) {
 }
 
 DataRef pack(const Encoded& out) { return DataRef(out.ok ? Data::make(out) : nullptr); }
+
+DataRef pack_direct(size_t n, const std::function<bool(int32_t*, int64_t*, int32_t*)>& fill) {
+    DataRef data(Data::make_empty(n));
+    if (!fill(data->ids_to_write(), data->offsets_to_write(), data->words_to_write())) return {};
+    return data;
+}
 
 py::object make_arrays(DataRef data, const py::handle& text, const py::handle& model_core,
                        const Layout& layout, bool trimmed) {

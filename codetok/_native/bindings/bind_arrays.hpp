@@ -12,6 +12,8 @@
 // codetok/tokenizer/encoding.py, through ``_core.register_encoding_types``.
 #pragma once
 
+#include <functional>
+
 #include <pybind11/pybind11.h>
 
 #include "plans/text_pipeline.hpp"
@@ -64,6 +66,11 @@ class DataRef {
 // touched: a batch's workers pack their texts' results without the GIL, so the thread
 // holding it only wraps them.
 DataRef pack(const Encoded& out);
+
+// A new ``Data`` of ``n`` tokens whose columns ``fill(ids, offsets, words)`` writes in
+// place (``TextPipeline::encode_direct``), or null when it returns false. No Python
+// object is touched.
+DataRef pack_direct(size_t n, const std::function<bool(int32_t*, int64_t*, int32_t*)>& fill);
 
 // A new ``NativeArrays`` over ``data`` (null: None). ``text``: the encoded str (for added
 // tokens' text); ``model_core``: what gives token strings (``tokens(ids)``); ``trimmed``:

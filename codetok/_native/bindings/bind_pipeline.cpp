@@ -134,6 +134,10 @@ class PipelineCore {
     // capacity for the next text.
     py::object arrays_of(PyObject* text, const std::vector<int32_t>& skip, int trim,
                          const py::handle& model_core, const Layout& lay) const {
+        if (skip.empty() && trim == 0) {
+            DataRef data = encode_direct(str_view(text));
+            if (data) return make_arrays(std::move(data), text, model_core, lay, false);
+        }
         codetok::Encoded& out = encode_text(str_view(text), skip, trim, true, true);
         py::object arrays = make_arrays(out, text, model_core, lay, trim != 0);
         release(out);
@@ -346,6 +350,28 @@ class PipelineCore {
             with_units(v, run);
         }
         return out;
+    }
+    // The text ``v`` (GIL held) encoded straight into its result when the plan knows its
+    // token count first (TextPipeline::direct_count), else null.
+    DataRef encode_direct(const StrView& v) const {
+        if (left_to_python(v)) return {};
+        int64_t count = -1;
+        with_units(v, [&](const auto* t, size_t n) { count = kernel_->direct_count(t, n); });
+        if (count < 0) return {};
+        DataRef data;
+        auto run = [&](const auto* t, size_t n) {
+            data = pack_direct(static_cast<size_t>(count),
+                               [&](int32_t* ids, int64_t* offsets, int32_t* words) {
+                                   return kernel_->encode_direct(t, n, ids, offsets, words);
+                               });
+        };
+        if (v.n >= kNoGilFrom) {
+            py::gil_scoped_release nogil;
+            with_units(v, run);
+        } else {
+            with_units(v, run);
+        }
+        return data;
     }
     // A text the Python path takes: it holds a surrogate code point (U+D800..U+DFFF) and
     // the tokenizer replaces surrogates as tiktoken does (``Tokenizer.surrogates``), which

@@ -156,6 +156,27 @@ class TextPipeline {
     // Whether texts draw from a generator (then a batch runs them in order on one thread,
     // so a seed gives the same draws as the Python engine).
     virtual bool samples() const { return false; }
+    // Plans that know a text's token count before encoding it (one token per byte or per
+    // char) encode it straight into its result's columns, with no buffer to copy out of:
+    // ``direct_count`` gives that count for ``t[0:n]`` encoded with nothing skipped and no
+    // trim (offsets wanted), or -1 when the text takes ``encode``; ``encode_direct`` then
+    // writes its ``count`` ids, ``2 * count`` offsets and ``count`` word ids, or returns
+    // false (a char has no token and there is no unknown token: ``encode`` decides).
+    virtual int64_t direct_count(const uint8_t* t, size_t n) const { return (void)t, (void)n, -1; }
+    virtual int64_t direct_count(const uint16_t* t, size_t n) const { return (void)t, (void)n, -1; }
+    virtual int64_t direct_count(const uint32_t* t, size_t n) const { return (void)t, (void)n, -1; }
+    virtual bool encode_direct(const uint8_t* t, size_t n, int32_t* ids, int64_t* offsets,
+                               int32_t* words) const {
+        return (void)t, (void)n, (void)ids, (void)offsets, (void)words, false;
+    }
+    virtual bool encode_direct(const uint16_t* t, size_t n, int32_t* ids, int64_t* offsets,
+                               int32_t* words) const {
+        return (void)t, (void)n, (void)ids, (void)offsets, (void)words, false;
+    }
+    virtual bool encode_direct(const uint32_t* t, size_t n, int32_t* ids, int64_t* offsets,
+                               int32_t* words) const {
+        return (void)t, (void)n, (void)ids, (void)offsets, (void)words, false;
+    }
 };
 
 // The three widths of ``TextPipeline::encode`` forwarded to one template,

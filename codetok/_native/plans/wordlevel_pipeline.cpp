@@ -74,20 +74,65 @@ void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int
     scratch_.give(std::move(scratch));
 }
 
-template <class CharT>
-bool WordLevelUnitsPipeline::bytes_fast(const CharT* t, size_t a, size_t b, bool want_offsets,
-                                        int32_t& word, Encoded& out) const {
-    std::array<int32_t, 256> ids = spec_.byte_id;
+bool WordLevelUnitsPipeline::known_bytes(std::array<int32_t, 256>& ids) const {
+    ids = spec_.byte_id;
     for (int32_t& id : ids)
         if (id < 0) {
             if (spec_.unk_id < 0) return false;
             id = spec_.unk_id;
         }
+    return true;
+}
+
+template <class CharT>
+void WordLevelUnitsPipeline::write_bytes(const CharT* t, size_t a, size_t b,
+                                         const std::array<int32_t, 256>& ids, int32_t* id_at,
+                                         int64_t* off_at, int32_t* word_at, int32_t& word) {
+    int32_t w = word;
+    uint8_t buf[4];
+    for (size_t i = a; i < b;) {
+        // A run of ASCII chars, a token each (a loop the compiler vectorizes), then one
+        // other char, a token per byte.
+        size_t j = i;
+        while (j < b && t[j] < 0x80) ++j;
+        const size_t run = j - i;
+        for (size_t k = 0; k < run; ++k) id_at[k] = ids[static_cast<uint8_t>(t[i + k])];
+        id_at += run;
+        if (off_at != nullptr) {
+            for (size_t k = 0; k < run; ++k) {
+                off_at[2 * k] = static_cast<int64_t>(i + k);
+                off_at[2 * k + 1] = static_cast<int64_t>(i + k + 1);
+                word_at[k] = w + static_cast<int32_t>(k);
+            }
+            off_at += 2 * run;
+            word_at += run;
+        }
+        w += static_cast<int32_t>(run);
+        if (j == b) break;
+        const int m = utf8_encode(t[j], buf);
+        for (int q = 0; q < m; ++q) {
+            *id_at++ = ids[buf[q]];
+            if (off_at != nullptr) {
+                *off_at++ = static_cast<int64_t>(j);
+                *off_at++ = static_cast<int64_t>(j + 1);
+                *word_at++ = w;
+            }
+            ++w;
+        }
+        i = j + 1;
+    }
+    word = w;
+}
+
+template <class CharT>
+bool WordLevelUnitsPipeline::bytes_fast(const CharT* t, size_t a, size_t b, bool want_offsets,
+                                        int32_t& word, Encoded& out) const {
+    std::array<int32_t, 256> ids;
+    if (!known_bytes(ids)) return false;
     size_t count = 0;
     for (size_t i = a; i < b; ++i) count += static_cast<size_t>(utf8_len(t[i]));
     const size_t base = out.ids.size();
     out.ids.resize(base + count);
-    int32_t* id_at = out.ids.data() + base;
     int64_t* off_at = nullptr;
     int32_t* word_at = nullptr;
     if (want_offsets) {
@@ -96,23 +141,37 @@ bool WordLevelUnitsPipeline::bytes_fast(const CharT* t, size_t a, size_t b, bool
         off_at = out.offsets.data() + 2 * base;
         word_at = out.words.data() + base;
     }
-    int32_t w = word;
-    uint8_t buf[4];
+    write_bytes(t, a, b, ids, out.ids.data() + base, off_at, word_at, word);
+    return true;
+}
+
+template <class CharT>
+bool WordLevelUnitsPipeline::write_char_ids(const CharT* t, size_t a, size_t b,
+                                            int32_t* id_at) const {
+    const int32_t unk = spec_.unk_id;
+    const int32_t* dense = spec_.dense.data();
+    const size_t n_dense = spec_.dense.size();
     for (size_t i = a; i < b; ++i) {
         const Cp c = t[i];
-        const int m = c < 0x80 ? (buf[0] = static_cast<uint8_t>(c), 1) : utf8_encode(c, buf);
-        for (int q = 0; q < m; ++q) {
-            *id_at++ = ids[buf[q]];
-            if (off_at != nullptr) {
-                *off_at++ = static_cast<int64_t>(i);
-                *off_at++ = static_cast<int64_t>(i + 1);
-                *word_at++ = w;
-            }
-            ++w;
+        int32_t id = c < n_dense ? dense[c] : char_id(c);
+        if (id < 0) {
+            if (unk < 0) return false;
+            id = unk;
         }
+        *id_at++ = id;
     }
-    word = w;
     return true;
+}
+
+void WordLevelUnitsPipeline::write_char_offsets(size_t a, size_t b, const uint32_t* src,
+                                                size_t orig, int64_t* off_at, int32_t* word_at,
+                                                int32_t& word) {
+    for (size_t i = a; i < b; ++i) {
+        const size_t at = src == nullptr ? i : orig + src[i];
+        *off_at++ = static_cast<int64_t>(at);
+        *off_at++ = static_cast<int64_t>(at + 1);
+        *word_at++ = word++;
+    }
 }
 
 template <class CharT>
@@ -122,36 +181,50 @@ bool WordLevelUnitsPipeline::chars_fast(const CharT* t, size_t a, size_t b, cons
     const size_t count = b - a;
     const size_t base = out.ids.size();
     out.ids.resize(base + count);
-    int32_t* id_at = out.ids.data() + base;
-    const int32_t unk = spec_.unk_id;
-    const int32_t* dense = spec_.dense.data();
-    const size_t n_dense = spec_.dense.size();
-    for (size_t i = a; i < b; ++i) {
-        const Cp c = t[i];
-        int32_t id = c < n_dense ? dense[c] : char_id(c);
-        if (id < 0) {
-            if (unk < 0) {
-                out.ids.resize(base);
-                return false;
-            }
-            id = unk;
-        }
-        *id_at++ = id;
+    if (!write_char_ids(t, a, b, out.ids.data() + base)) {
+        out.ids.resize(base);
+        return false;
     }
     if (want_offsets) {
         out.offsets.resize(2 * (base + count));
         out.words.resize(base + count);
-        int64_t* off_at = out.offsets.data() + 2 * base;
-        int32_t* word_at = out.words.data() + base;
-        for (size_t i = a; i < b; ++i) {
-            const size_t at = src == nullptr ? i : orig + src[i];
-            *off_at++ = static_cast<int64_t>(at);
-            *off_at++ = static_cast<int64_t>(at + 1);
-            *word_at++ = word++;
-        }
+        write_char_offsets(a, b, src, orig, out.offsets.data() + 2 * base,
+                           out.words.data() + base, word);
     } else {
         word += static_cast<int32_t>(count);
     }
+    return true;
+}
+
+// The cases of ``run`` that end in ``bytes_fast`` or ``chars_fast`` on the whole text.
+template <class CharT>
+int64_t WordLevelUnitsPipeline::count(const CharT* t, size_t n) const {
+    if (!raw_.empty()) return -1;
+    if (spec_.units == WordLevelUnits::Bytes && norm_.empty()) {
+        std::array<int32_t, 256> ids;
+        if (!known_bytes(ids)) return -1;
+        size_t bytes = 0;
+        for (size_t i = 0; i < n; ++i) bytes += static_cast<size_t>(utf8_len(t[i]));
+        return static_cast<int64_t>(bytes);
+    }
+    if (spec_.units == WordLevelUnits::Chars &&
+        (norm_.empty() || (normalized_.empty() && below(t, 0, n, norm_.identity_below()))))
+        return static_cast<int64_t>(n);
+    return -1;
+}
+
+template <class CharT>
+bool WordLevelUnitsPipeline::direct(const CharT* t, size_t n, int32_t* ids, int64_t* offsets,
+                                    int32_t* words) const {
+    int32_t word = 0;
+    if (spec_.units == WordLevelUnits::Bytes) {
+        std::array<int32_t, 256> table;
+        if (!known_bytes(table)) return false;
+        write_bytes(t, 0, n, table, ids, offsets, words, word);
+        return true;
+    }
+    if (!write_char_ids(t, 0, n, ids)) return false;
+    write_char_offsets(0, n, nullptr, 0, offsets, words, word);
     return true;
 }
 
@@ -218,5 +291,14 @@ template void WordLevelUnitsPipeline::run(const uint16_t*, size_t, const std::ve
                                           int, bool, Encoded&) const;
 template void WordLevelUnitsPipeline::run(const uint32_t*, size_t, const std::vector<int32_t>&,
                                           int, bool, Encoded&) const;
+template int64_t WordLevelUnitsPipeline::count(const uint8_t*, size_t) const;
+template int64_t WordLevelUnitsPipeline::count(const uint16_t*, size_t) const;
+template int64_t WordLevelUnitsPipeline::count(const uint32_t*, size_t) const;
+template bool WordLevelUnitsPipeline::direct(const uint8_t*, size_t, int32_t*, int64_t*,
+                                             int32_t*) const;
+template bool WordLevelUnitsPipeline::direct(const uint16_t*, size_t, int32_t*, int64_t*,
+                                             int32_t*) const;
+template bool WordLevelUnitsPipeline::direct(const uint32_t*, size_t, int32_t*, int64_t*,
+                                             int32_t*) const;
 
 }  // namespace codetok

@@ -63,7 +63,47 @@ class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipelin
     void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
              bool want_offsets, Encoded& out) const;
 
+    // A text with no added token to look for, of bytes (no normalizer) or of chars (the
+    // normalizer leaves it as it is): one token per UTF-8 byte or per char, written in
+    // place (see TextPipeline).
+    int64_t direct_count(const uint8_t* t, size_t n) const override { return count(t, n); }
+    int64_t direct_count(const uint16_t* t, size_t n) const override { return count(t, n); }
+    int64_t direct_count(const uint32_t* t, size_t n) const override { return count(t, n); }
+    bool encode_direct(const uint8_t* t, size_t n, int32_t* ids, int64_t* offsets,
+                       int32_t* words) const override {
+        return direct(t, n, ids, offsets, words);
+    }
+    bool encode_direct(const uint16_t* t, size_t n, int32_t* ids, int64_t* offsets,
+                       int32_t* words) const override {
+        return direct(t, n, ids, offsets, words);
+    }
+    bool encode_direct(const uint32_t* t, size_t n, int32_t* ids, int64_t* offsets,
+                       int32_t* words) const override {
+        return direct(t, n, ids, offsets, words);
+    }
+
   private:
+    template <class CharT>
+    int64_t count(const CharT* t, size_t n) const;
+    template <class CharT>
+    bool direct(const CharT* t, size_t n, int32_t* ids, int64_t* offsets, int32_t* words) const;
+    // Each byte's token, the unknown token for a byte without one; false: a byte has no
+    // token and there is no unknown token.
+    bool known_bytes(std::array<int32_t, 256>& ids) const;
+    // The tokens of the UTF-8 bytes of ``t[a:b]`` through ``id_at`` and, when not null,
+    // their offsets (each byte's char) and word ids (from ``word``, advanced).
+    template <class CharT>
+    static void write_bytes(const CharT* t, size_t a, size_t b,
+                            const std::array<int32_t, 256>& ids, int32_t* id_at,
+                            int64_t* off_at, int32_t* word_at, int32_t& word);
+    // The token of each char of ``t[a:b]`` through ``id_at``; false: one has none and there
+    // is no unknown token.
+    template <class CharT>
+    bool write_char_ids(const CharT* t, size_t a, size_t b, int32_t* id_at) const;
+    // The offsets of chars ``a..b`` (``src``: each one's original index from ``orig``, or
+    // null) and their word ids from ``word`` (advanced).
+    static void write_char_offsets(size_t a, size_t b, const uint32_t* src, size_t orig,
+                                   int64_t* off_at, int32_t* word_at, int32_t& word);
     struct Scratch {
         NormalizedText text;
         NormStepsScratch steps;
