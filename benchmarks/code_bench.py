@@ -24,10 +24,11 @@ On the same files of each language (from ``corpora/fetch_code.py``), measures:
 * plain byte-level BPE on the raw text: GPT-2 through codetok's ``Tokenizer`` and through
   HF ``tokenizers``.
 
-Every figure is one thread, files encoded one at a time (but for the ``encode_batch`` rows:
-all files in one call, on 1 and on 2 threads), bytes of UTF-8 source per second of wall time (best of
-``--repeat`` rounds; in a round every case runs on a chunk of about 250 KB of the files
-before the next chunk, so the ratios hold on a shared machine whose speed drifts).
+Every figure is one thread, files encoded one at a time (but for the ``encode_batch`` and
+``parse alone`` rows: all files in one call, on 1 and on 2 threads), bytes of UTF-8 source
+per second of wall time (best of ``--repeat`` rounds; in a round every case runs on a chunk
+of about 250 KB of the files before the next chunk, so the ratios hold on a shared machine
+whose speed drifts; the batch rows take turns with each other, a whole batch each).
 
     python corpora/fetch_code.py /tmp/code_corpus --max-mb 6
     python benchmarks/code_bench.py /tmp/code_corpus --mb 2 --repeat 2
@@ -88,11 +89,14 @@ def interleaved(
 
     The texts go in chunks of about ``chunk_bytes``, and every case runs on a chunk before
     the next chunk starts: a slow spell of a shared machine (its speed drifts by up to 2x
-    within seconds) hits every case alike, not the few that ran during it."""
+    within seconds) hits every case alike, not the few that ran during it. ``chunk_bytes``
+    0: every case takes all texts in one call, the cases in turn within each round (a
+    batch on several threads is one call: cut in chunks, a chunk holding one large file
+    would leave the other threads idle)."""
     chunks: list[list[str]] = [[]]
     size = 0
     for t in texts:
-        if size >= chunk_bytes:
+        if chunk_bytes and size >= chunk_bytes:
             chunks.append([])
             size = 0
         chunks[-1].append(t)
@@ -272,9 +276,10 @@ def main(argv: list[str] | None = None) -> int:
         one["plain BPE: codetok GPT-2 (raw text)"] = lambda t: ct_bpe.encode(t)
         one["plain BPE: HF tokenizers GPT-2 (raw text)"] = lambda t: hf_bpe.encode(t)
         cases = {name: each(fn) for name, fn in one.items()}
+        batches: dict[str, Callable[[list[str]], object]] = {}
         if code_tok is not None:  # the whole list in one call
             for threads in (1, 2):
-                cases[f"codetok CodeTokenizer encode_batch, {threads} thread(s)"] = (
+                batches[f"codetok CodeTokenizer encode_batch, {threads} thread(s)"] = (
                     lambda ts, lang=lang, threads=threads: code_tok.encode_batch(
                         ts, lang, num_threads=threads
                     )
@@ -282,10 +287,11 @@ def main(argv: list[str] | None = None) -> int:
         # tree-sitter's own parse on 1 and 2 threads (codetok's parse, GIL released): how
         # far this machine lets a parse-bound batch scale
         for threads in (1, 2):
-            cases[f"tree-sitter parse alone, {threads} thread(s)"] = (
+            batches[f"tree-sitter parse alone, {threads} thread(s)"] = (
                 lambda ts, lang=lang, threads=threads: parse_all(get_grammar(lang), ts, threads)
             )
         best = interleaved(cases, texts, args.repeat)
+        best.update(interleaved(batches, texts, args.repeat, chunk_bytes=0))
         floor = walk_floor(get_grammar(lang), texts, args.repeat)
         if floor is not None and not isinstance(best[PARSE], str):
             # tree-sitter's own parse plus a full C cursor walk of its tree: the floor of
