@@ -83,3 +83,41 @@ def test_templates_and_lengths_around_the_result() -> None:
     for text in ["abcabc" * 1000, "ab", ""]:
         same_as_python(tok, text)
         assert tok.encode(text).ids_array.tolist() == tok.encode(text).ids
+
+
+def _composition_partners() -> list[str]:
+    """Pairs NFC composes where the later char is a starter (class 0: Indic vowel signs,
+    Hangul jamo), the cases a check by combining class alone would miss."""
+    import unicodedata
+
+    pairs = []
+    for c in range(0x300, 0x30000):
+        d = unicodedata.decomposition(chr(c))
+        if not d or d.startswith("<"):
+            continue
+        parts = [chr(int(x, 16)) for x in d.split()]
+        if len(parts) == 2 and unicodedata.combining(parts[1]) == 0:
+            pairs.append("".join(parts))
+    return pairs + ["\u1100\u1161", "\uac00\u11a8", "\u1100\u1161\u11a8"]
+
+
+PARTNERS = _composition_partners()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Le café déjà vu — naïve façade. 中文字符测试，日本語のテキスト。Ελληνικά. Русский.\n"
+        * 200,
+        "한국어 텍스트 " * 300,
+        "mixed e\u0301 and \u00e9 " * 300,
+        "".join(f"x{p}y{p[0]} {p[1]}" for p in PARTNERS) * 3,
+    ],
+    ids=["scripts", "hangul", "combining", "partners"],
+)
+def test_nfc_of_texts_it_leaves_alone_and_texts_it_changes(text: str) -> None:
+    """A text NFC leaves as it is skips the normalizer (and is encoded in place); one holding
+    a char that composes with the char before it (a mark, or a class-0 partner) does not."""
+    for name in ("chars, NFC", "chars, no normalizer"):
+        same_as_python(TOKENIZERS[name], text)
+    assert len(PARTNERS) > 20

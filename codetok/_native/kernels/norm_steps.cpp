@@ -145,8 +145,11 @@ bool strip_accents(NormalizedText& t) {
 
 }  // namespace
 
-bool unicode_form(const NormalizedText& in, NormalizedText& out, bool compat, bool compose,
-                  NormStepsScratch& w) {
+namespace {
+
+// ``unicode_form`` without the NFC shortcut (``nfc_inert`` is built with it).
+bool full_form(const NormalizedText& in, NormalizedText& out, bool compat, bool compose,
+               NormStepsScratch& w) {
     const std::vector<Cp>& s = in.text;
     const size_t n = s.size();
     size_t first = 0;  // chars before the first non-ASCII one stay as they are
@@ -239,6 +242,70 @@ bool unicode_form(const NormalizedText& in, NormalizedText& out, bool compat, bo
         }
     }
     return true;
+}
+
+// One bit per code point: set when ``nfc_inert`` says no (see norm_steps.hpp).
+std::vector<uint64_t> nfc_stirred() {
+    constexpr Cp kEnd = 0x110000, kHangulFirst = 0xAC00, kHangulLast = 0xD7A3;
+    std::vector<uint64_t> later(kEnd / 64, 0), stirred(kEnd / 64, 0);
+    const auto set = [](std::vector<uint64_t>& bits, Cp c) {
+        bits[c >> 6] |= uint64_t{1} << (c & 63);
+    };
+    const auto has = [](const std::vector<uint64_t>& bits, Cp c) {
+        return ((bits[c >> 6] >> (c & 63)) & 1) != 0;
+    };
+    // What a composition may take as a later char: every char after the first of a
+    // decomposition, and the Hangul vowels and trailing consonants (composed by rule).
+    Cp d[bert::kMaxDecomposition];
+    for (Cp c = 0x80; c < kEnd; ++c) {
+        if ((c >= kHangulFirst && c <= kHangulLast) || !(bert::flags(c) & bert::kDecomposes))
+            continue;
+        const size_t m = bert::decompose(c, d);
+        for (size_t k = 1; k < m; ++k) set(later, d[k]);
+    }
+    for (Cp c = 0x1161; c <= 0x1175; ++c) set(later, c);
+    for (Cp c = 0x11A8; c <= 0x11C2; ++c) set(later, c);
+    // A starter that is no later char is inert when it does not decompose, or when it
+    // decomposes from a starter that is no later char either and composes back to itself
+    // (a Hangul syllable does, by rule).
+    NormalizedText one, got;
+    NormStepsScratch w;
+    for (Cp c = 0x300; c < kEnd; ++c) {
+        if (has(later, c) || (bert::flags(c) & bert::kCombining)) {
+            set(stirred, c);
+            continue;
+        }
+        if ((c >= kHangulFirst && c <= kHangulLast) || !(bert::flags(c) & bert::kDecomposes))
+            continue;
+        bert::decompose(c, d);
+        bool back = bert::combining_class(d[0]) == 0 && !has(later, d[0]);
+        if (back) {
+            one.text.assign(1, c);
+            one.src.assign(1, 0);
+            back = !full_form(one, got, false, true, w);
+        }
+        if (!back) set(stirred, c);
+    }
+    return stirred;
+}
+
+}  // namespace
+
+bool nfc_inert(Cp c) {
+    if (c < 0x300) return true;
+    if (c >= 0x110000) return false;
+    static const std::vector<uint64_t> stirred = nfc_stirred();
+    return !((stirred[c >> 6] >> (c & 63)) & 1);
+}
+
+bool unicode_form(const NormalizedText& in, NormalizedText& out, bool compat, bool compose,
+                  NormStepsScratch& w) {
+    if (compose && !compat) {  // NFC: a text of chars it leaves alone stays as it is
+        size_t k = 0;
+        while (k < in.text.size() && nfc_inert(in.text[k])) ++k;
+        if (k == in.text.size()) return false;
+    }
+    return full_form(in, out, compat, compose, w);
 }
 
 void NormSteps::run(NormalizedText& text, NormStepsScratch& w) const {

@@ -58,6 +58,14 @@ struct NormStepsScratch {
 bool unicode_form(const NormalizedText& in, NormalizedText& out, bool compat, bool compose,
                   NormStepsScratch& w);
 
+// Whether NFC leaves ``c`` as it is whatever stands around it: below U+0300 (NFC-stable,
+// and no later char of a composition: those are all above), or a starter with no
+// decomposition that no composition takes as a later char (a Hangul syllable counts: it
+// decomposes and composes back by rule). A text of such chars is its own NFC: nothing to
+// decompose or reorder, and no char composes with the one before it. Built once from the
+// tables ``unicode_form`` reads (bert_tables.hpp).
+bool nfc_inert(Cp c);
+
 class NormSteps {
   public:
     NormSteps() = default;
@@ -81,6 +89,23 @@ class NormSteps {
     // Run every step on ``text`` in place.
     void run(NormalizedText& text, NormStepsScratch& w) const;
     // Every step on the stretch ``t[a:b]`` into ``out`` (``src`` counted from ``a``).
+    // Whether every step leaves ``t[a:b]`` as it is, known without running them: each step
+    // is a Unicode form, and every char is below the form's bound of ``identity_below`` or,
+    // for NFC, ``nfc_inert``.
+    template <class CharT>
+    bool identity_on(const CharT* t, size_t a, size_t b) const {
+        if (steps_.empty()) return true;
+        const Cp bound = identity_below();
+        if (bound == 0) return false;
+        if (sizeof(CharT) == 1 && bound > 0xFF) return true;  // a Latin-1 str is below it
+        bool nfc_only = true;
+        for (const NormStep& st : steps_) nfc_only = nfc_only && st.compose && !st.compat;
+        for (size_t i = a; i < b; ++i) {
+            const Cp c = t[i];
+            if (c >= bound && !(nfc_only && nfc_inert(c))) return false;
+        }
+        return true;
+    }
     template <class CharT>
     void run(const CharT* t, size_t a, size_t b, NormalizedText& out,
              NormStepsScratch& w) const {

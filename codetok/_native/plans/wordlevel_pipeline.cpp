@@ -9,20 +9,6 @@
 
 namespace codetok {
 
-namespace {
-
-// Whether every char of ``t[a:b]`` is below ``bound``.
-template <class CharT>
-bool below(const CharT* t, size_t a, size_t b, Cp bound) {
-    if (bound == 0) return false;
-    if (sizeof(CharT) == 1 && bound > 0xFF) return true;
-    CharT top = 0;
-    for (size_t i = a; i < b; ++i) top = t[i] > top ? t[i] : top;
-    return static_cast<Cp>(top) < bound;
-}
-
-}  // namespace
-
 // Reference: ``Tokenizer._splits`` + ``_encode_one`` (added tokens on the original text).
 template <class CharT>
 void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip,
@@ -48,7 +34,7 @@ void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int
                             // A stretch the normalizer leaves as it is (NFC of Latin-1
                             // text, say) is encoded as it stands.
                             if (normalized_.empty() && spec_.units == WordLevelUnits::Chars &&
-                                below(t, a, b, norm_.identity_below()) &&
+                                norm_.identity_on(t, a, b) &&
                                 chars_fast(t, a, b, nullptr, 0, want_offsets, word, out))
                                 return true;
                             // Reference: the normalizer on the stretch, then the pieces of
@@ -208,7 +194,7 @@ int64_t WordLevelUnitsPipeline::count(const CharT* t, size_t n) const {
         return static_cast<int64_t>(bytes);
     }
     if (spec_.units == WordLevelUnits::Chars &&
-        (norm_.empty() || (normalized_.empty() && below(t, 0, n, norm_.identity_below()))))
+        (norm_.empty() || (normalized_.empty() && norm_.identity_on(t, size_t{0}, n))))
         return static_cast<int64_t>(n);
     return -1;
 }
