@@ -1,7 +1,8 @@
 """Texts the byte and char tokenizers encode straight into their native result (one token
-per UTF-8 byte or per char, counted first: no added token to look for, no normalizer that
-changes the text) give the encoding the Python pipeline gives, in every string width, with
-and without the unknown token, short and long (a long text is encoded without the GIL)."""
+per UTF-8 byte or per char, counted first: no added token in the text, no normalizer that
+changes it) give the encoding the Python pipeline gives, in every string width, with and
+without the unknown token and added tokens, short and long (a long text is encoded without
+the GIL)."""
 
 from __future__ import annotations
 
@@ -14,10 +15,18 @@ from codetok.text import byte_tokenizer, char_tokenizer
 
 TEXTS = st.lists(
     st.characters(codec="utf-8").map(str)
-    | st.sampled_from(["a", " ", "\n", "é", "ÿ", "€", "ß", "e\u0301", "\U0001f600", "\x00"]),
+    | st.sampled_from(["a", " ", "\n", "é", "ÿ", "€", "ß", "e\u0301", "\U0001f600", "\x00"])
+    | st.sampled_from(["<eos>", "<pad>", "é€", "<eos"]),
     max_size=40,
 ).map("".join)
-LONG = ["ab" * 3000, "aé" * 2500, "a€c" * 2000, "x\U0001f600" * 2100, "plain ascii text\n" * 400]
+LONG = [
+    "ab" * 3000,
+    "aé" * 2500,
+    "a€c" * 2000,
+    "x\U0001f600" * 2100,
+    "plain ascii text\n" * 400,
+    "ab" * 3000 + "<eos>" + "é€" * 10,
+]
 
 
 def tokenizers():
@@ -29,6 +38,8 @@ def tokenizers():
         "chars, no unknown token": char_tokenizer(
             corpus=corpus + [chr(c) for c in range(0x20, 0x250)], normalizer=None, unk_token=None
         ),
+        "bytes, special tokens": byte_tokenizer(["<eos>", "<pad>"]),
+        "chars, special tokens": char_tokenizer(corpus=corpus, special_tokens=["<eos>", "é€"]),
     }
 
 

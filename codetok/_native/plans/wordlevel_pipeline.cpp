@@ -182,10 +182,16 @@ bool WordLevelUnitsPipeline::chars_fast(const CharT* t, size_t a, size_t b, cons
     return true;
 }
 
-// The cases of ``run`` that end in ``bytes_fast`` or ``chars_fast`` on the whole text.
+// The cases of ``run`` that end in ``bytes_fast`` or ``chars_fast`` on the whole text (no
+// added token in it, so one stretch).
 template <class CharT>
 int64_t WordLevelUnitsPipeline::count(const CharT* t, size_t n) const {
-    if (!raw_.empty()) return -1;
+    if (!raw_.empty()) {  // a text holding no added token is one stretch
+        std::vector<AddedSegment> segments;
+        raw_.find(t, 0, n, {}, segments);
+        for (const AddedSegment& g : segments)
+            if (g.entry >= 0) return -1;
+    }
     if (spec_.units == WordLevelUnits::Bytes && norm_.empty()) {
         std::array<int32_t, 256> ids;
         if (!known_bytes(ids)) return -1;

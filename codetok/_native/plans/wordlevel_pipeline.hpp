@@ -63,9 +63,9 @@ class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipelin
     void run(const CharT* t, size_t n, const std::vector<int32_t>& skip, int trim,
              bool want_offsets, Encoded& out) const;
 
-    // A text with no added token to look for, of bytes (no normalizer) or of chars (the
-    // normalizer leaves it as it is): one token per UTF-8 byte or per char, written in
-    // place (see TextPipeline).
+    // A text holding no added token, of bytes (no normalizer) or of chars (the normalizer
+    // leaves it as it is): one token per UTF-8 byte or per char, written in place (see
+    // TextPipeline).
     int64_t direct_count(const uint8_t* t, size_t n) const override { return count(t, n); }
     int64_t direct_count(const uint16_t* t, size_t n) const override { return count(t, n); }
     int64_t direct_count(const uint32_t* t, size_t n) const override { return count(t, n); }
