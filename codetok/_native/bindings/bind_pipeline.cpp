@@ -355,17 +355,16 @@ class PipelineCore {
     // token count first (TextPipeline::direct_count), else null.
     DataRef encode_direct(const StrView& v) const {
         if (left_to_python(v)) return {};
-        int64_t count = -1;
-        with_units(v, [&](const auto* t, size_t n) { count = kernel_->direct_count(t, n); });
-        if (count < 0) return {};
         DataRef data;
         auto run = [&](const auto* t, size_t n) {
+            const int64_t count = kernel_->direct_count(t, n);
+            if (count < 0) return;
             data = pack_direct(static_cast<size_t>(count),
                                [&](int32_t* ids, int64_t* offsets, int32_t* words) {
                                    return kernel_->encode_direct(t, n, ids, offsets, words);
                                });
         };
-        if (v.n >= kNoGilFrom) {
+        if (v.n >= kNoGilFrom) {  // the count too: it reads the whole text
             py::gil_scoped_release nogil;
             with_units(v, run);
         } else {
