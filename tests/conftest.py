@@ -56,6 +56,16 @@ def python_pipeline() -> Iterator[None]:
         use_plans(previous)
 
 
+def native_equals_python(tok, text: str) -> None:
+    """``tok`` runs natively and encodes ``text`` exactly as the Python pipeline does
+    (everything the encoding holds)."""
+    assert tok.engine == "native", tok.engine_reason
+    got = tok.encode(text)
+    with python_pipeline():
+        want = tok.encode(text)
+    assert encoding_state(got) == encoding_state(want)
+
+
 def encoding_state(e) -> tuple:
     """Everything an ``Encoding`` holds, overflowing parts included, for comparing two."""
     return (

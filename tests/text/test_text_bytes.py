@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import encoding_state, python_pipeline
+from conftest import native_equals_python
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -163,11 +163,7 @@ MIXED = st.lists(
 def test_bytes_behind_a_normalizer_run_natively_as_the_python_pipeline(text, name):
     tok = byte_tokenizer(["<eos>"])
     tok.normalizer = NORMALIZERS[name]()
-    assert tok.engine == "native", tok.engine_reason
-    got = tok.encode(text)
-    with python_pipeline():
-        want = tok.encode(text)
-    assert encoding_state(got) == encoding_state(want)
+    native_equals_python(tok, text)
 
 
 @pytest.mark.parametrize("name", sorted(NORMALIZERS))

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "bindings/bind_common.hpp"
 #include "kernels/block_pool.hpp"
@@ -41,6 +42,10 @@ struct Data {
     const int64_t* offsets() const { return reinterpret_cast<const int64_t*>(this + 1); }
     const int32_t* ids() const { return reinterpret_cast<const int32_t*>(offsets() + 2 * n); }
     const int32_t* words() const { return ids() + n; }
+    // The same columns, to write (``make``, ``pack_direct``).
+    int64_t* offsets() { return const_cast<int64_t*>(std::as_const(*this).offsets()); }
+    int32_t* ids() { return const_cast<int32_t*>(std::as_const(*this).ids()); }
+    int32_t* words() { return const_cast<int32_t*>(std::as_const(*this).words()); }
 
     // A new Data holding a copy of ``out``'s results (its ids, offsets and words must be
     // as many): ``out`` is a per-thread buffer that keeps its capacity for the next text.
@@ -55,9 +60,6 @@ struct Data {
         d->block = block;
         return d;
     }
-    int64_t* offsets_to_write() { return reinterpret_cast<int64_t*>(this + 1); }
-    int32_t* ids_to_write() { return reinterpret_cast<int32_t*>(offsets_to_write() + 2 * n); }
-    int32_t* words_to_write() { return ids_to_write() + n; }
 
     static Data* make(const Encoded& out) {
         const size_t n = out.ids.size();
@@ -691,7 +693,7 @@ DataRef pack(const Encoded& out) { return DataRef(out.ok ? Data::make(out) : nul
 
 DataRef pack_direct(size_t n, const std::function<bool(int32_t*, int64_t*, int32_t*)>& fill) {
     DataRef data(Data::make_empty(n));
-    if (!fill(data->ids_to_write(), data->offsets_to_write(), data->words_to_write())) return {};
+    if (!fill(data->ids(), data->offsets(), data->words())) return {};
     return data;
 }
 

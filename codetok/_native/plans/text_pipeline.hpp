@@ -162,20 +162,17 @@ class TextPipeline {
     // trim (offsets wanted), or -1 when the text takes ``encode``; ``encode_direct`` then
     // writes its ``count`` ids, ``2 * count`` offsets and ``count`` word ids, or returns
     // false (a char has no token and there is no unknown token: ``encode`` decides).
-    virtual int64_t direct_count(const uint8_t* t, size_t n) const { return (void)t, (void)n, -1; }
-    virtual int64_t direct_count(const uint16_t* t, size_t n) const { return (void)t, (void)n, -1; }
-    virtual int64_t direct_count(const uint32_t* t, size_t n) const { return (void)t, (void)n, -1; }
-    virtual bool encode_direct(const uint8_t* t, size_t n, int32_t* ids, int64_t* offsets,
-                               int32_t* words) const {
-        return (void)t, (void)n, (void)ids, (void)offsets, (void)words, false;
+    virtual int64_t direct_count(const uint8_t*, size_t) const { return -1; }
+    virtual int64_t direct_count(const uint16_t*, size_t) const { return -1; }
+    virtual int64_t direct_count(const uint32_t*, size_t) const { return -1; }
+    virtual bool encode_direct(const uint8_t*, size_t, int32_t*, int64_t*, int32_t*) const {
+        return false;
     }
-    virtual bool encode_direct(const uint16_t* t, size_t n, int32_t* ids, int64_t* offsets,
-                               int32_t* words) const {
-        return (void)t, (void)n, (void)ids, (void)offsets, (void)words, false;
+    virtual bool encode_direct(const uint16_t*, size_t, int32_t*, int64_t*, int32_t*) const {
+        return false;
     }
-    virtual bool encode_direct(const uint32_t* t, size_t n, int32_t* ids, int64_t* offsets,
-                               int32_t* words) const {
-        return (void)t, (void)n, (void)ids, (void)offsets, (void)words, false;
+    virtual bool encode_direct(const uint32_t*, size_t, int32_t*, int64_t*, int32_t*) const {
+        return false;
     }
 };
 

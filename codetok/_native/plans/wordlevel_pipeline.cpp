@@ -60,12 +60,13 @@ void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int
     scratch_.give(std::move(scratch));
 }
 
-bool WordLevelUnitsPipeline::known_bytes(std::array<int32_t, 256>& ids) const {
-    ids = spec_.byte_id;
+bool WordLevelUnitsPipeline::known_bytes(const WordLevelUnitsSpec& spec,
+                                         std::array<int32_t, 256>& ids) {
+    ids = spec.byte_id;
     for (int32_t& id : ids)
         if (id < 0) {
-            if (spec_.unk_id < 0) return false;
-            id = spec_.unk_id;
+            if (spec.unk_id < 0) return false;
+            id = spec.unk_id;
         }
     return true;
 }
@@ -113,8 +114,7 @@ void WordLevelUnitsPipeline::write_bytes(const CharT* t, size_t a, size_t b,
 template <class CharT>
 bool WordLevelUnitsPipeline::bytes_fast(const CharT* t, size_t a, size_t b, bool want_offsets,
                                         int32_t& word, Encoded& out) const {
-    std::array<int32_t, 256> ids;
-    if (!known_bytes(ids)) return false;
+    if (!bytes_known_) return false;
     size_t count = 0;
     for (size_t i = a; i < b; ++i) count += static_cast<size_t>(utf8_len(t[i]));
     const size_t base = out.ids.size();
@@ -127,7 +127,7 @@ bool WordLevelUnitsPipeline::bytes_fast(const CharT* t, size_t a, size_t b, bool
         off_at = out.offsets.data() + 2 * base;
         word_at = out.words.data() + base;
     }
-    write_bytes(t, a, b, ids, out.ids.data() + base, off_at, word_at, word);
+    write_bytes(t, a, b, byte_tokens_, out.ids.data() + base, off_at, word_at, word);
     return true;
 }
 
@@ -193,8 +193,7 @@ int64_t WordLevelUnitsPipeline::count(const CharT* t, size_t n) const {
             if (g.entry >= 0) return -1;
     }
     if (spec_.units == WordLevelUnits::Bytes && norm_.empty()) {
-        std::array<int32_t, 256> ids;
-        if (!known_bytes(ids)) return -1;
+        if (!bytes_known_) return -1;
         size_t bytes = 0;
         for (size_t i = 0; i < n; ++i) bytes += static_cast<size_t>(utf8_len(t[i]));
         return static_cast<int64_t>(bytes);
@@ -210,9 +209,8 @@ bool WordLevelUnitsPipeline::direct(const CharT* t, size_t n, int32_t* ids, int6
                                     int32_t* words) const {
     int32_t word = 0;
     if (spec_.units == WordLevelUnits::Bytes) {
-        std::array<int32_t, 256> table;
-        if (!known_bytes(table)) return false;
-        write_bytes(t, 0, n, table, ids, offsets, words, word);
+        if (!bytes_known_) return false;
+        write_bytes(t, 0, n, byte_tokens_, ids, offsets, words, word);
         return true;
     }
     if (!write_char_ids(t, 0, n, ids)) return false;

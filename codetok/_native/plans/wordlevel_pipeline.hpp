@@ -55,7 +55,8 @@ class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipelin
         : spec_(std::move(spec)),
           raw_(std::move(raw)),
           norm_(std::move(norm)),
-          normalized_(std::move(normalized)) {}
+          normalized_(std::move(normalized)),
+          bytes_known_(known_bytes(spec_, byte_tokens_)) {}
 
     // Encode ``t[0:n]`` (see TextPipeline); ``trim`` is not used. ``out.ok`` false: a piece
     // is unknown and there is no unknown token.
@@ -87,9 +88,9 @@ class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipelin
     int64_t count(const CharT* t, size_t n) const;
     template <class CharT>
     bool direct(const CharT* t, size_t n, int32_t* ids, int64_t* offsets, int32_t* words) const;
-    // Each byte's token, the unknown token for a byte without one; false: a byte has no
-    // token and there is no unknown token.
-    bool known_bytes(std::array<int32_t, 256>& ids) const;
+    // Each byte's token into ``ids``, the unknown token for a byte without one; false: a
+    // byte has no token and there is no unknown token.
+    static bool known_bytes(const WordLevelUnitsSpec& spec, std::array<int32_t, 256>& ids);
     // The tokens of the UTF-8 bytes of ``t[a:b]`` through ``id_at`` and, when not null,
     // their offsets (each byte's char) and word ids (from ``word``, advanced).
     template <class CharT>
@@ -136,6 +137,8 @@ class WordLevelUnitsPipeline final : public TextPipelineOf<WordLevelUnitsPipelin
     AddedMatcher raw_;
     NormSteps norm_;
     AddedMatcher normalized_;
+    std::array<int32_t, 256> byte_tokens_{};  // ``known_bytes`` of the spec
+    bool bytes_known_;                          // and whether every byte has a token
     ScratchPool<Scratch> scratch_;
 };
 
