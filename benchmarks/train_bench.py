@@ -1,7 +1,10 @@
 """Training speed and peak memory: codetok vs HF ``tokenizers`` (BPE) and ``sentencepiece``.
 
 Corpus: the running interpreter's standard library (``*.py``, recursively, sorted), cut at
-``--mb`` megabytes and written to one temporary file. Each trainer runs in a fresh child
+``--mb`` megabytes and written to one temporary file; ``--source DIR [DIR ...]`` takes
+every UTF-8 text file under the folders instead, in turn (for example a
+``corpora/fetch_code.py`` folder, 170 MB of real code in 19 languages, and Python
+installations' ``site-packages``, for sizes the standard library does not reach). Each trainer runs in a fresh child
 process so that peak RSS (``ru_maxrss``) is its own; the parent prints times and ratios.
 
 Unigram models are also compared on held-out text: the ``--heldout-mb`` megabytes of the
@@ -13,6 +16,7 @@ higher is better.
     python benchmarks/train_bench.py --mb 20 --skip unigram     # BPE and WordPiece only
     python benchmarks/train_bench.py --sizes 1 3 --bpe-vocab 8000 --wordpiece-vocab 8000 \
         --unigram-vocab 8000                                    # small corpora, one table
+    python benchmarks/train_bench.py --source /work/code_corpus --sizes 50 100 200
 
 ``--sizes`` runs every size in turn (fixed costs dominate small corpora: start-up, import,
 the first pass) and ends with one table of the time ratios, a row per size. Times include
@@ -29,27 +33,38 @@ import sys
 import sysconfig
 import tempfile
 
+STDLIB = sysconfig.get_paths()["stdlib"]
 
-def build_corpus(path: str, megabytes: float, skip_mb: float = 0.0) -> int:
-    """Write ``megabytes`` of stdlib sources to ``path``, after the first ``skip_mb`` (whole
-    files, in the same order) are left out."""
-    root = sysconfig.get_paths()["stdlib"]
+
+def build_corpus(
+    path: str, megabytes: float, skip_mb: float = 0.0, sources: list[str] | None = None
+) -> int:
+    """Write ``megabytes`` of stdlib sources (or of every UTF-8 text file under the folders
+    of ``sources``, in turn, each once and at most 2 MB: larger ones are data) to ``path``,
+    after the first ``skip_mb`` (whole files, in the same order) are left out."""
     target = int(megabytes * 1_000_000)
     skip = int(skip_mb * 1_000_000)
     skipped = 0
     size = 0
+    seen: set[int] = set()
     with open(path, "wb") as out:
-        for dirpath, dirs, names in os.walk(root):
+        for dirpath, dirs, names in _walk(sources or [STDLIB]):
             dirs[:] = sorted(d for d in dirs if d not in ("site-packages", "__pycache__"))
             for name in sorted(names):
-                if not name.endswith(".py"):
+                file = os.path.join(dirpath, name)
+                if not sources and not name.endswith(".py"):
                     continue
-                with open(os.path.join(dirpath, name), "rb") as fh:
+                if sources and (os.path.islink(file) or os.path.getsize(file) > 2_000_000):
+                    continue
+                with open(file, "rb") as fh:
                     data = fh.read()
                 try:
                     data.decode("utf-8")
                 except UnicodeDecodeError:
                     continue
+                if sources and (b"\0" in data or hash(data) in seen):
+                    continue
+                seen.add(hash(data))
                 if skipped < skip:
                     skipped += len(data)
                     continue
@@ -60,10 +75,17 @@ def build_corpus(path: str, megabytes: float, skip_mb: float = 0.0) -> int:
     return size
 
 
+def _walk(roots: list[str]):
+    """``os.walk`` of each root in turn."""
+    for root in roots:
+        yield from os.walk(root)
+
+
 CHILD = r"""
 import json, resource, sys, time
 kind, corpus, vocab, workers = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 held_out = sys.argv[5] if len(sys.argv) > 5 else ""
+limit = json.loads(sys.argv[6]) if len(sys.argv) > 6 else None  # WordPiece's limit_alphabet
 encode = None  # lines -> token count, for the held-out figure
 t = time.perf_counter()
 if kind == "hf-bpe":
@@ -84,11 +106,12 @@ elif kind == "hf-wordpiece":
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     tok.train([corpus], trainers.WordPieceTrainer(vocab_size=vocab, show_progress=False,
-              special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]))
+              special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"],
+              limit_alphabet=limit))
     size = tok.get_vocab_size()
 elif kind == "codetok-wordpiece":
     from codetok.trainers import train_wordpiece
-    tok = train_wordpiece(corpus, vocab_size=vocab, num_workers=workers)
+    tok = train_wordpiece(corpus, vocab_size=vocab, num_workers=workers, limit_alphabet=limit)
     size = tok.get_vocab_size()
 elif kind == "spm-unigram":
     import os, sentencepiece as spm, tempfile
@@ -124,9 +147,21 @@ print(json.dumps(res))
 """
 
 
-def run(kind: str, corpus: str, vocab: int, workers: int, held_out: str = "") -> dict:
+def run(
+    kind: str, corpus: str, vocab: int, workers: int, held_out: str = "", limit: int | None = None
+) -> dict:
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, kind, corpus, str(vocab), str(workers), held_out],
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            kind,
+            corpus,
+            str(vocab),
+            str(workers),
+            held_out,
+            json.dumps(limit),
+        ],  # fmt: skip
         check=True,
         stdout=subprocess.PIPE,
         text=True,
@@ -156,6 +191,13 @@ def main() -> None:
     ap.add_argument("--unigram-vocab", type=int, default=16000)
     ap.add_argument("--wordpiece-vocab", type=int, default=30000)
     ap.add_argument(
+        "--limit-alphabet",
+        type=int,
+        default=None,
+        help="WordPiece keeps this many chars (both trainers; a 1 GB corpus of code and "
+        "docs has 36k distinct chars, more than a 30k vocabulary)",
+    )
+    ap.add_argument(
         "--heldout-mb",
         type=float,
         default=2.0,
@@ -164,6 +206,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--skip", nargs="*", default=[], choices=["bpe", "wordpiece", "unigram"])
     ap.add_argument("--sizes", nargs="+", type=float, help="corpus sizes (MB), one after another")
+    ap.add_argument("--source", nargs="+", help="folders of text files instead of the stdlib")
     args = ap.parse_args()
     if not args.sizes:
         one_size(args)
@@ -185,8 +228,8 @@ def one_size(args: argparse.Namespace) -> dict[str, float]:
     ratios: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         corpus = os.path.join(tmp, "stdlib.py.txt")
-        size = build_corpus(corpus, args.mb)
-        print(f"corpus: {size / 1e6:.1f} MB of {sysconfig.get_paths()['stdlib']}")
+        size = build_corpus(corpus, args.mb, sources=args.source)
+        print(f"corpus: {size / 1e6:.1f} MB of {', '.join(args.source or [STDLIB])}")
         if "bpe" not in args.skip:
             print(f"BPE, vocab {args.bpe_vocab}:")
             hf = run("hf-bpe", corpus, args.bpe_vocab, args.workers)
@@ -198,8 +241,9 @@ def one_size(args: argparse.Namespace) -> dict[str, float]:
             )
         if "wordpiece" not in args.skip:
             print(f"WordPiece (BERT normalizer and pre-tokenizer), vocab {args.wordpiece_vocab}:")
-            hf = run("hf-wordpiece", corpus, args.wordpiece_vocab, args.workers)
-            ct = run("codetok-wordpiece", corpus, args.wordpiece_vocab, args.workers)
+            limit = args.limit_alphabet
+            hf = run("hf-wordpiece", corpus, args.wordpiece_vocab, args.workers, "", limit)
+            ct = run("codetok-wordpiece", corpus, args.wordpiece_vocab, args.workers, "", limit)
             ratios["WordPiece"] = ct["seconds"] / hf["seconds"]
             print(
                 f"  ratio codetok/HF: time x{ct['seconds'] / hf['seconds']:.2f}, "
@@ -209,10 +253,10 @@ def one_size(args: argparse.Namespace) -> dict[str, float]:
             ucorpus, umb = corpus, args.mb
             if args.unigram_mb is not None and args.unigram_mb < args.mb:
                 ucorpus, umb = os.path.join(tmp, "stdlib-small.py.txt"), args.unigram_mb
-                usize = build_corpus(ucorpus, umb)
+                usize = build_corpus(ucorpus, umb, sources=args.source)
                 print(f"Unigram corpus: {usize / 1e6:.1f} MB")
             held_out = os.path.join(tmp, "stdlib-held-out.py.txt")
-            hsize = build_corpus(held_out, args.heldout_mb, skip_mb=umb)
+            hsize = build_corpus(held_out, args.heldout_mb, skip_mb=umb, sources=args.source)
             print(f"Unigram, vocab {args.unigram_vocab} (held out: {hsize / 1e6:.1f} MB):")
             sp = run("spm-unigram", ucorpus, args.unigram_vocab, args.workers, held_out)
             ct = run("codetok-unigram", ucorpus, args.unigram_vocab, args.workers, held_out)
