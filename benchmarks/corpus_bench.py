@@ -121,8 +121,8 @@ def _run(args: argparse.Namespace, work: Path) -> int:
         shutil.rmtree(out, ignore_errors=True)
         cmd = [
             sys.executable,
-            "-m",
-            "codetok.cli.app",
+            "-c",  # not ``-m codetok.cli.app``: the package imports it first, and runpy warns
+            "import sys; from codetok.cli.app import main; sys.exit(main())",
             "corpus",
             str(work / "tree"),
             "-o",
