@@ -62,9 +62,11 @@ def build_corpus(
                     data.decode("utf-8")
                 except UnicodeDecodeError:
                     continue
-                if sources and (b"\0" in data or hash(data) in seen):
-                    continue
-                seen.add(hash(data))
+                if sources:  # any folder: text only, each file once
+                    key = hash(data)
+                    if b"\0" in data or key in seen:
+                        continue
+                    seen.add(key)
                 if skipped < skip:
                     skipped += len(data)
                     continue

@@ -88,7 +88,6 @@ class NormSteps {
     }
     // Run every step on ``text`` in place.
     void run(NormalizedText& text, NormStepsScratch& w) const;
-    // Every step on the stretch ``t[a:b]`` into ``out`` (``src`` counted from ``a``).
     // Whether every step leaves ``t[a:b]`` as it is, known without running them: each step
     // is a Unicode form, and every char is below the form's bound of ``identity_below`` or,
     // for NFC, ``nfc_inert``.
@@ -106,6 +105,7 @@ class NormSteps {
         }
         return true;
     }
+    // Every step on the stretch ``t[a:b]`` into ``out`` (``src`` counted from ``a``).
     template <class CharT>
     void run(const CharT* t, size_t a, size_t b, NormalizedText& out,
              NormStepsScratch& w) const {

@@ -9,6 +9,18 @@
 
 namespace codetok {
 
+namespace {
+
+// The UTF-8 length of ``t[a:b]``: the byte tokenizer's token count.
+template <class CharT>
+size_t utf8_bytes(const CharT* t, size_t a, size_t b) {
+    size_t bytes = 0;
+    for (size_t i = a; i < b; ++i) bytes += static_cast<size_t>(utf8_len(t[i]));
+    return bytes;
+}
+
+}  // namespace
+
 // Reference: ``Tokenizer._splits`` + ``_encode_one`` (added tokens on the original text).
 template <class CharT>
 void WordLevelUnitsPipeline::run(const CharT* t, size_t n, const std::vector<int32_t>& skip,
@@ -115,8 +127,7 @@ template <class CharT>
 bool WordLevelUnitsPipeline::bytes_fast(const CharT* t, size_t a, size_t b, bool want_offsets,
                                         int32_t& word, Encoded& out) const {
     if (!bytes_known_) return false;
-    size_t count = 0;
-    for (size_t i = a; i < b; ++i) count += static_cast<size_t>(utf8_len(t[i]));
+    const size_t count = utf8_bytes(t, a, b);
     const size_t base = out.ids.size();
     out.ids.resize(base + count);
     int64_t* off_at = nullptr;
@@ -194,9 +205,7 @@ int64_t WordLevelUnitsPipeline::count(const CharT* t, size_t n) const {
     }
     if (spec_.units == WordLevelUnits::Bytes && norm_.empty()) {
         if (!bytes_known_) return -1;
-        size_t bytes = 0;
-        for (size_t i = 0; i < n; ++i) bytes += static_cast<size_t>(utf8_len(t[i]));
-        return static_cast<int64_t>(bytes);
+        return static_cast<int64_t>(utf8_bytes(t, size_t{0}, n));
     }
     if (spec_.units == WordLevelUnits::Chars &&
         (norm_.empty() || (normalized_.empty() && norm_.identity_on(t, size_t{0}, n))))
